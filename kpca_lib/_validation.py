@@ -1,0 +1,87 @@
+"""Argument checks shared by the estimators."""
+
+from numbers import Integral, Real
+
+import numpy as np
+
+
+def check_n_components(n_components, upper, why):
+    """Check ``1 <= n_components <= upper``; ``None`` means ``upper``.
+
+    Parameters
+    ----------
+    n_components : int or None
+        The requested number of components q.
+    upper : int
+        The largest q the data allow.
+    why : str
+        What limits q, for the error message.
+
+    Returns
+    -------
+    int
+        The number of components to compute.
+    """
+    if n_components is None:
+        return upper
+    n_components = check_int(n_components, "n_components", minimum=1)
+    if n_components > upper:
+        raise ValueError(
+            f"n_components={n_components} is larger than the rank allows: "
+            f"at most {upper} ({why})."
+        )
+    return n_components
+
+
+def check_int(value, name, minimum):
+    """Return ``value`` if it is an integer >= minimum, else raise naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise TypeError(f"{name} must be an integer, got {value!r}.")
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, got {name}={value}.")
+    return int(value)
+
+
+def check_real(value, name, *, minimum=None, strict=False):
+    """Return ``value`` as a float if it is a finite real number in range.
+
+    Parameters
+    ----------
+    value : object
+        The argument to check.
+    name : str
+        Its name, for the error message.
+    minimum : float or None, default=None
+        Lower bound, if any.
+    strict : bool, default=False
+        Whether the bound excludes ``minimum`` itself.
+    """
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise TypeError(f"{name} must be a real number, got {value!r}.")
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {name}={value!r}.")
+    if minimum is not None and (value < minimum or strict and value == minimum):
+        relation = ">" if strict else ">="
+        raise ValueError(f"{name} must be {relation} {minimum}, got {name}={value!r}.")
+    return float(value)
+
+
+def numerical_rank(eigenvalues, size):
+    """Number of eigenvalues that are not round-off of a zero.
+
+    Parameters
+    ----------
+    eigenvalues : ndarray of shape (m,)
+        Eigenvalues of a PSD matrix, in descending order.
+    size : int
+        The matrix size, which scales the round-off.
+
+    Returns
+    -------
+    int
+        How many eigenvalues exceed ``size * eps * eigenvalues[0]``.
+    """
+    if eigenvalues.size == 0 or eigenvalues[0] <= 0:
+        return 0
+    threshold = size * np.finfo(np.float64).eps * eigenvalues[0]
+    return int(np.count_nonzero(eigenvalues > threshold))

@@ -1,0 +1,274 @@
+"""Kernel functions as small objects that compute Gram matrices.
+
+A kernel ``k`` is called as ``k(X, Y=None)`` and returns the Gram matrix
+``K[i, j] = k(x_i, y_j)`` with the samples of ``X`` (and ``Y``) as rows; with
+``Y=None`` it returns ``k(X, X)``. The arithmetic is delegated to
+:mod:`sklearn.metrics.pairwise`.
+
+The module also holds the explicit degree-2 feature map of chapter 3 and a
+numerical check that a Gram matrix is symmetric positive semi-definite.
+"""
+
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+from scipy.linalg import eigvalsh
+from sklearn.metrics import pairwise
+from sklearn.utils import check_array
+
+from ._validation import check_int, check_real
+
+__all__ = [
+    "NotPSDWarning",
+    "Kernel",
+    "Linear",
+    "Polynomial",
+    "Gaussian",
+    "Sigmoid",
+    "degree2_feature_map",
+    "is_psd",
+]
+
+
+class NotPSDWarning(UserWarning):
+    """A kernel matrix has significant negative eigenvalues.
+
+    Such a kernel has no feature space with an inner product (Mercer's
+    condition fails), so directions of negative "variance" are meaningless.
+    """
+
+
+class Kernel:
+    """Base class: validate the inputs, then compute the Gram matrix.
+
+    Subclasses implement ``_gram(X, Y)`` on validated float arrays and set
+    ``is_psd``, which says whether every Gram matrix of the kernel is
+    positive semi-definite (Mercer's condition) whatever the data.
+    """
+
+    is_psd = True
+
+    def __call__(self, X, Y=None):
+        """Gram matrix of the kernel.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples_X, n_features)
+            Samples as rows.
+        Y : array-like of shape (n_samples_Y, n_features), default=None
+            Samples as rows. ``None`` means ``Y = X``.
+
+        Returns
+        -------
+        K : ndarray of shape (n_samples_X, n_samples_Y)
+            ``K[i, j] = k(X[i], Y[j])``.
+        """
+        X = check_array(X, dtype=np.float64, input_name="X")
+        if Y is None:
+            return self._gram(X, None)
+        Y = check_array(Y, dtype=np.float64, input_name="Y")
+        if Y.shape[1] != X.shape[1]:
+            raise ValueError(
+                f"X and Y must have the same number of features, got "
+                f"X with {X.shape[1]} and Y with {Y.shape[1]}."
+            )
+        return self._gram(X, Y)
+
+
+@dataclass(frozen=True)
+class Linear(Kernel):
+    """Linear kernel ``k(x, y) = x . y``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> Linear()(np.array([[1.0, 2.0]]), np.array([[3.0, 4.0]]))
+    array([[11.]])
+    """
+
+    def _gram(self, X, Y):
+        return pairwise.linear_kernel(X, Y)
+
+
+@dataclass(frozen=True)
+class Polynomial(Kernel):
+    """Polynomial kernel ``k(x, y) = (x . y + coef0) ** degree``.
+
+    Parameters
+    ----------
+    degree : int, default=2
+        The degree p >= 1.
+    coef0 : float, default=1.0
+        The constant added to the inner product. With ``coef0 >= 0`` the
+        kernel is positive semi-definite: its feature map holds every monomial
+        of degree at most p (exactly p when ``coef0 = 0``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> Polynomial(degree=2, coef0=1.0)(np.array([[1.0, 2.0]]), np.array([[3.0, 4.0]]))
+    array([[144.]])
+    """
+
+    degree: int = 2
+    coef0: float = 1.0
+
+    def __post_init__(self):
+        check_int(self.degree, "degree", minimum=1)
+        check_real(self.coef0, "coef0")
+
+    @property
+    def is_psd(self):
+        return self.coef0 >= 0
+
+    def _gram(self, X, Y):
+        return pairwise.polynomial_kernel(
+            X, Y, degree=self.degree, gamma=1.0, coef0=self.coef0
+        )
+
+
+@dataclass(frozen=True)
+class Gaussian(Kernel):
+    """Gaussian kernel ``k(x, y) = exp(-||x - y||^2 / c)`` of width ``c``.
+
+    Parameters
+    ----------
+    c : float, default=1.0
+        The width, c > 0. scikit-learn writes the same kernel as
+        ``rbf`` with ``gamma = 1 / c``; Mika et al. (1999) write
+        ``exp(-||x - y||^2 / (d c'))``, that is ``c = d c'``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> Gaussian(c=2.0)(np.array([[0.0, 0.0]]), np.array([[1.0, 1.0]]))
+    array([[0.36787944]])
+    """
+
+    c: float = 1.0
+
+    def __post_init__(self):
+        check_real(self.c, "c", minimum=0, strict=True)
+
+    def _gram(self, X, Y):
+        return pairwise.rbf_kernel(X, Y, gamma=1.0 / self.c)
+
+
+@dataclass(frozen=True)
+class Sigmoid(Kernel):
+    """Sigmoid (tanh) kernel ``k(x, y) = tanh(gamma x . y + coef0)``.
+
+    It is *not* a valid (positive semi-definite) kernel in general: its Gram
+    matrices can have negative eigenvalues, which chapter 3 shows.
+
+    Parameters
+    ----------
+    gamma : float, default=1.0
+        Scale of the inner product.
+    coef0 : float, default=0.0
+        Offset inside the tanh.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> Sigmoid(gamma=0.5)(np.array([[1.0, 2.0]]), np.array([[1.0, 0.0]]))
+    array([[0.46211716]])
+    """
+
+    gamma: float = 1.0
+    coef0: float = 0.0
+    is_psd = False
+
+    def __post_init__(self):
+        check_real(self.gamma, "gamma")
+        check_real(self.coef0, "coef0")
+
+    def _gram(self, X, Y):
+        return pairwise.sigmoid_kernel(X, Y, gamma=self.gamma, coef0=self.coef0)
+
+
+def degree2_feature_map(X, coef0=1.0):
+    """Explicit feature map of the kernel ``(x . y + coef0) ** 2``.
+
+    For ``x`` in R^d the map lists every monomial of degree at most 2,
+    weighted so that ``phi(x) . phi(y) = (x . y + coef0) ** 2``::
+
+        phi(x) = (x_1^2, ..., x_d^2,
+                  sqrt(2) x_i x_j for i < j,
+                  sqrt(2 coef0) x_1, ..., sqrt(2 coef0) x_d,
+                  coef0)
+
+    which has C(d + 2, 2) coordinates: 6 for d = 2.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, d)
+        Samples as rows.
+    coef0 : float, default=1.0
+        The constant of the kernel, >= 0.
+
+    Returns
+    -------
+    Phi : ndarray of shape (n_samples, (d + 1) * (d + 2) // 2)
+        The mapped samples as rows.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.array([[1.0, 2.0]])
+    >>> degree2_feature_map(x).round(4)
+    array([[1.    , 4.    , 2.8284, 1.4142, 2.8284, 1.    ]])
+    """
+    X = check_array(X, dtype=np.float64, input_name="X")
+    coef0 = check_real(coef0, "coef0", minimum=0)
+    n_samples, d = X.shape
+    pairs = list(combinations(range(d), 2))
+    i, j = (np.array(index, dtype=int) for index in zip(*pairs)) if pairs else ([], [])
+    return np.hstack(
+        [
+            X**2,
+            np.sqrt(2.0) * X[:, i] * X[:, j],
+            np.sqrt(2.0 * coef0) * X,
+            np.full((n_samples, 1), coef0),
+        ]
+    )
+
+
+def is_psd(K, rtol=1e-10):
+    """Whether a Gram matrix is symmetric positive semi-definite.
+
+    Round-off makes the zero eigenvalues of a PSD matrix come out slightly
+    negative, so an eigenvalue counts as negative only below
+    ``-rtol * max(|eigenvalues|)``.
+
+    Parameters
+    ----------
+    K : array-like of shape (n, n)
+        The Gram matrix.
+    rtol : float, default=1e-10
+        Relative tolerance for symmetry and for negative eigenvalues.
+
+    Returns
+    -------
+    bool
+        True when ``K`` is symmetric and has no significant negative
+        eigenvalue.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> is_psd(np.array([[1.0, 2.0], [2.0, 1.0]]))  # eigenvalues 3 and -1
+    False
+    """
+    K = check_array(K, dtype=np.float64, input_name="K")
+    if K.shape[0] != K.shape[1]:
+        raise ValueError(f"K must be a square matrix, got shape {K.shape}.")
+    rtol = check_real(rtol, "rtol", minimum=0)
+    scale = np.abs(K).max()
+    if scale == 0:
+        return True
+    if not np.allclose(K, K.T, rtol=0, atol=rtol * scale):
+        return False
+    eigenvalues = eigvalsh(K)
+    return bool(eigenvalues[0] >= -rtol * np.abs(eigenvalues).max())

@@ -1,0 +1,280 @@
+"""Pre-images: from a point of feature space back to input space.
+
+Kernel PCA projects ``phi(x)`` on q components of feature space. The
+projection ``Psi = P_q phi(x)`` is in general the image of no input point, so
+the pre-image is defined as the z that makes ``phi(z)`` closest to ``Psi``.
+For the Gaussian kernel ``k(z, z) = 1``, and minimising
+``||phi(z) - Psi||^2 = 1 - 2 rho(z) + ||Psi||^2`` is maximising
+
+    rho(z) = sum_i gamma_i k(z, x_i).
+
+Setting the gradient of rho to zero gives the fixed-point iteration of
+Mika et al. (1999),
+
+    z_{t+1} = sum_i gamma_i k(z_t, x_i) x_i / sum_i gamma_i k(z_t, x_i).
+"""
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.metrics.pairwise import euclidean_distances
+from sklearn.utils import check_array, check_random_state
+
+from ._validation import check_int, check_real
+from .kernels import Gaussian
+
+__all__ = ["PreimageResult", "gamma_weights", "gaussian_fixed_point"]
+
+
+def gamma_weights(alphas, beta):
+    """Weights gamma_i of the training points in the projection ``P_q phi(x)``.
+
+    The components are expansions in the *centred* training images
+    ``phi(x_i) - m``, with ``m = (1/n) sum_j phi(x_j)``:
+    ``V_k = sum_i alpha_i^k (phi(x_i) - m)``. The projection of a test point,
+    with the mean added back, is ``Psi = sum_k beta_k V_k + m``. Expanding
+    ``m`` gives ``Psi = sum_i gamma_i phi(x_i)`` with
+
+        gamma_i = sum_k beta_k alpha_i^k
+                  + (1/n) (1 - sum_j sum_k beta_k alpha_j^k).
+
+    The second term is the centring correction; leaving it out (as
+    derivations that assume uncentred data do) pulls every pre-image towards
+    the origin of feature space.
+
+    Parameters
+    ----------
+    alphas : array-like of shape (n_samples, n_components)
+        Normalised dual coefficients, as ``KernelPCA.alphas_``.
+    beta : array-like of shape (n_points, n_components)
+        Projections of the points on the components, as
+        ``KernelPCA.transform``.
+
+    Returns
+    -------
+    gamma : ndarray of shape (n_points, n_samples)
+        One row of weights per point; each row sums to 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> gamma_weights(np.array([[1.0], [-1.0]]), np.array([[0.5]]))
+    array([[1., 0.]])
+    """
+    alphas = check_array(alphas, dtype=np.float64, input_name="alphas")
+    beta = check_array(beta, dtype=np.float64, input_name="beta")
+    if beta.shape[1] != alphas.shape[1]:
+        raise ValueError(
+            f"beta must have one column per component ({alphas.shape[1]}), "
+            f"got shape {beta.shape}."
+        )
+    n = alphas.shape[0]
+    gamma = beta @ alphas.T
+    gamma += (1.0 - gamma.sum(axis=1, keepdims=True)) / n
+    return gamma
+
+
+@dataclass
+class PreimageResult:
+    """Outcome of :func:`gaussian_fixed_point`.
+
+    Attributes
+    ----------
+    Z : ndarray of shape (n_points, n_features)
+        The pre-images. A point whose denominator vanished after every
+        restart is returned at its start.
+    converged : ndarray of shape (n_points,), dtype bool
+        Whether each point met the convergence test.
+    n_iter : ndarray of shape (n_points,), dtype int
+        Iterations done per point, restarts included.
+    n_restarts : ndarray of shape (n_points,), dtype int
+        Restarts per point after a vanishing denominator.
+    Z_history : ndarray of shape (n_steps + 1, n_points, n_features) or None
+        The iterates, the start first; a point that has stopped keeps its
+        last value. Only with ``return_history=True``.
+    rho_history : ndarray of shape (n_steps + 1, n_points) or None
+        The objective ``rho(z) = sum_i gamma_i k(z, x_i)`` at each iterate.
+        Only with ``return_history=True``.
+    """
+
+    Z: np.ndarray
+    converged: np.ndarray
+    n_iter: np.ndarray
+    n_restarts: np.ndarray
+    Z_history: np.ndarray | None = None
+    rho_history: np.ndarray | None = None
+
+
+def gaussian_fixed_point(
+    X_fit,
+    gamma,
+    c,
+    Z0,
+    *,
+    max_iter=100,
+    tol=1e-6,
+    max_restarts=3,
+    random_state=0,
+    return_history=False,
+):
+    """Pre-images for the Gaussian kernel by the fixed-point iteration.
+
+    Iterates ``z <- sum_i w_i x_i / sum_i w_i`` with
+    ``w_i = gamma_i exp(-||z - x_i||^2 / c)``, for all points at once: one
+    kernel matrix between the active points and the training set per
+    iteration, no loop over points. A point stops when its step
+    ``||z_{t+1} - z_t||`` is at most ``tol * s``, with s the root mean square
+    distance of the training points to their mean.
+
+    The denominator ``sum_i gamma_i k(z, x_i)`` can vanish, because gamma has
+    negative entries or because z is so far from the data that every
+    ``k(z, x_i)`` underflows. It counts as vanished when
+    ``|sum_i w_i| <= 1e-12 sum_i |w_i|``. The point then restarts from its
+    start plus Gaussian noise of standard deviation ``sqrt(c / 2)`` (the
+    kernel's length scale), at most ``max_restarts`` times; after that it is
+    reported as not converged and returned at its start.
+
+    Parameters
+    ----------
+    X_fit : array-like of shape (n_samples, n_features)
+        The training points x_i.
+    gamma : array-like of shape (n_points, n_samples)
+        The weights, one row per point, as from :func:`gamma_weights`.
+    c : float
+        Width of the Gaussian kernel ``exp(-||x - y||^2 / c)``, c > 0.
+    Z0 : array-like of shape (n_points, n_features)
+        The starting points, usually the noisy points themselves.
+    max_iter : int, default=100
+        Iterations at most per point (restarts included).
+    tol : float, default=1e-6
+        Relative step size below which a point has converged; 0 runs every
+        point for ``max_iter`` iterations.
+    max_restarts : int, default=3
+        Restarts allowed per point after a vanishing denominator.
+    random_state : int, RandomState instance or None, default=0
+        Seed of the restart perturbations.
+    return_history : bool, default=False
+        Also record every iterate and the objective rho, for convergence
+        plots (costs one more kernel evaluation per iteration).
+
+    Returns
+    -------
+    PreimageResult
+        The pre-images, per-point convergence flags, iteration and restart
+        counts, and the history when asked for.
+
+    Warns
+    -----
+    ConvergenceWarning
+        When some points have not converged, saying how many ran out of
+        iterations and how many lost their denominator.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X_fit = np.array([[0.0], [1.0]])
+    >>> gamma = np.array([[0.5, 0.5]])
+    >>> result = gaussian_fixed_point(X_fit, gamma, 1.0, np.array([[0.9]]))
+    >>> result.Z.round(6), bool(result.converged[0])
+    (array([[0.5]]), True)
+    """
+    X_fit = check_array(X_fit, dtype=np.float64, input_name="X_fit")
+    Z0 = check_array(Z0, dtype=np.float64, input_name="Z0")
+    gamma = check_array(gamma, dtype=np.float64, input_name="gamma")
+    n, d = X_fit.shape
+    m = Z0.shape[0]
+    if Z0.shape[1] != d:
+        raise ValueError(f"Z0 must have {d} features like X_fit, got {Z0.shape[1]}.")
+    if gamma.shape != (m, n):
+        raise ValueError(
+            f"gamma must have shape (n_points, n_samples) = {(m, n)}, got {gamma.shape}."
+        )
+    c = Gaussian(c=c).c  # validates c
+    max_iter = check_int(max_iter, "max_iter", minimum=1)
+    tol = check_real(tol, "tol", minimum=0)
+    max_restarts = check_int(max_restarts, "max_restarts", minimum=0)
+    rng = check_random_state(random_state)
+
+    scale = np.sqrt(np.mean(np.sum((X_fit - X_fit.mean(axis=0)) ** 2, axis=1)))
+    step_tol = tol * (scale if scale > 0 else 1.0)
+
+    # the training norms enter every distance computation: compute them once
+    X_fit_sq_norms = np.einsum("ij,ij->i", X_fit, X_fit)[np.newaxis, :]
+    abs_gamma = np.abs(gamma)
+
+    def gaussian_gram(Z_rows):
+        K = euclidean_distances(Z_rows, X_fit, Y_norm_squared=X_fit_sq_norms, squared=True)
+        K *= -1.0 / c
+        return np.exp(K, out=K)
+
+    Z = Z0.copy()
+    start = Z0.copy()
+    active = np.ones(m, dtype=bool)
+    converged = np.zeros(m, dtype=bool)
+    gave_up = np.zeros(m, dtype=bool)
+    n_iter = np.zeros(m, dtype=int)
+    n_restarts = np.zeros(m, dtype=int)
+    Z_history, rho_history = [], []
+
+    def record():
+        Z_history.append(Z.copy())
+        rho_history.append(np.einsum("ij,ij->i", gamma, gaussian_gram(Z)))
+
+    if return_history:
+        record()
+    for _ in range(max_iter):
+        idx = np.flatnonzero(active)
+        if idx.size == 0:
+            break
+        # while every point is active, use the arrays as they are, uncopied
+        rows = slice(None) if idx.size == m else idx
+        W = gaussian_gram(Z[rows])
+        weight_scale = np.einsum("ij,ij->i", abs_gamma[rows], W)
+        W *= gamma[rows]  # w_i = gamma_i k(z, x_i)
+        denominator = W.sum(axis=1)
+        vanished = np.abs(denominator) <= 1e-12 * weight_scale
+
+        moving = idx
+        if vanished.any():
+            W, denominator, moving = W[~vanished], denominator[~vanished], idx[~vanished]
+        Z_new = (W @ X_fit) / denominator[:, np.newaxis]
+        step = np.linalg.norm(Z_new - Z[moving], axis=1)
+        Z[moving] = Z_new
+        n_iter[idx] += 1
+        done = moving[step <= step_tol]
+        converged[done] = True
+        active[done] = False
+
+        # restart from a perturbed start, a bounded number of times
+        lost = idx[vanished]
+        can_retry = n_restarts[lost] < max_restarts
+        retry, given_up = lost[can_retry], lost[~can_retry]
+        n_restarts[retry] += 1
+        Z[retry] = start[retry] + rng.normal(scale=np.sqrt(c / 2), size=(retry.size, d))
+        Z[given_up] = start[given_up]
+        active[given_up] = False
+        gave_up[given_up] = True
+        if return_history:
+            record()
+
+    n_unconverged = int(np.count_nonzero(~converged))
+    if n_unconverged:
+        n_lost = int(np.count_nonzero(gave_up))
+        warnings.warn(
+            f"{n_unconverged} of {m} pre-images did not converge: "
+            f"{n_unconverged - n_lost} reached max_iter={max_iter} and {n_lost} "
+            f"lost their denominator after {max_restarts} restarts. See the "
+            "converged field of the result.",
+            ConvergenceWarning,
+            stacklevel=2,
+        )
+    return PreimageResult(
+        Z=Z,
+        converged=converged,
+        n_iter=n_iter,
+        n_restarts=n_restarts,
+        Z_history=np.array(Z_history) if return_history else None,
+        rho_history=np.array(rho_history) if return_history else None,
+    )
