@@ -170,7 +170,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             The fitted estimator.
         """
         self._check_params()
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        # a copy: X_fit_ must not change when the caller's array does
+        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, copy=True)
         n = X.shape[0]
         q_max = n - 1  # centring in feature space removes one dimension
         q = check_n_components(self.n_components, q_max, f"n_samples - 1 = {q_max}")

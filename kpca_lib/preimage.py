@@ -18,6 +18,7 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
+from sklearn import config_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.utils import check_array, check_random_state
@@ -205,7 +206,12 @@ def gaussian_fixed_point(
     abs_gamma = np.abs(gamma)
 
     def gaussian_gram(Z_rows):
-        K = euclidean_distances(Z_rows, X_fit, Y_norm_squared=X_fit_sq_norms, squared=True)
+        # the inputs were checked above and the iterates stay finite:
+        # skip sklearn's finiteness scan of X_fit at every iteration
+        with config_context(assume_finite=True):
+            K = euclidean_distances(
+                Z_rows, X_fit, Y_norm_squared=X_fit_sq_norms, squared=True
+            )
         K *= -1.0 / c
         return np.exp(K, out=K)
 

@@ -1,0 +1,129 @@
+"""PCA: both routes agree with each other and with scikit-learn."""
+
+import numpy as np
+import pytest
+from hypothesis import assume, given
+from sklearn.datasets import load_iris
+from sklearn.decomposition import PCA as SklearnPCA
+
+import kpca_lib as kl
+from strategies import data_matrices
+
+
+def assert_equal_up_to_sign(A, B, atol=1e-8):
+    """Columns of A and B agree up to one sign per column."""
+    signs = np.sign(np.sum(A * B, axis=0))
+    signs[signs == 0] = 1
+    np.testing.assert_allclose(A * signs, B, atol=atol, rtol=1e-7)
+
+
+def well_separated(eigenvalues, q):
+    """Whether the q leading eigenvalues are distinct enough to fix the components."""
+    lam = np.asarray(eigenvalues)
+    scale = lam[0]
+    gaps = -np.diff(lam[: q + 1]) if lam.size > q else -np.diff(np.append(lam[:q], 0.0))
+    return scale > 1e-6 and np.all(gaps > 1e-3 * scale)
+
+
+@given(X=data_matrices(min_samples=3, max_samples=10, max_features=8))
+def test_gram_route_equals_covariance_route(X):
+    lam = np.sort(np.linalg.eigvalsh(np.cov(X.T, bias=True).reshape(X.shape[1], -1)))[::-1]
+    q = min(2, X.shape[0] - 1, X.shape[1])
+    assume(well_separated(lam, q))
+    cov = kl.PCA(n_components=q, method="covariance").fit(X)
+    gram = kl.PCA(n_components=q, method="gram").fit(X)
+    # up to sign: ties in the largest entry leave the sign to round-off
+    assert_equal_up_to_sign(gram.components_.T, cov.components_.T, atol=1e-6)
+    np.testing.assert_allclose(gram.explained_variance_, cov.explained_variance_, rtol=1e-7, atol=1e-9 * lam[0])
+    assert_equal_up_to_sign(gram.transform(X), cov.transform(X), atol=1e-6 * (1 + np.abs(X).max()))
+
+
+def test_matches_sklearn_on_iris():
+    X = load_iris().data
+    n = X.shape[0]
+    ours = kl.PCA(n_components=3).fit(X)
+    theirs = SklearnPCA(n_components=3).fit(X)
+    assert ours.method_ == "covariance"
+    assert_equal_up_to_sign(ours.components_.T, theirs.components_.T)
+    # scikit-learn divides the covariance by n - 1, the book by n
+    np.testing.assert_allclose(ours.explained_variance_, theirs.explained_variance_ * (n - 1) / n)
+    np.testing.assert_allclose(ours.explained_variance_ratio_, theirs.explained_variance_ratio_)
+    np.testing.assert_allclose(ours.mean_, theirs.mean_)
+    assert_equal_up_to_sign(ours.transform(X), theirs.transform(X))
+    # the reconstruction does not depend on the signs at all
+    np.testing.assert_allclose(
+        ours.inverse_transform(ours.transform(X)),
+        theirs.inverse_transform(theirs.transform(X)),
+        atol=1e-10,
+    )
+
+
+def test_gram_route_on_wide_data_matches_sklearn():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 2000)) @ np.diag(np.linspace(3, 0.1, 2000))
+    ours = kl.PCA(n_components=5).fit(X)
+    assert ours.method_ == "gram"
+    theirs = SklearnPCA(n_components=5, svd_solver="full").fit(X)
+    assert_equal_up_to_sign(ours.components_.T, theirs.components_.T, atol=1e-8)
+    n = X.shape[0]
+    np.testing.assert_allclose(ours.explained_variance_, theirs.explained_variance_ * (n - 1) / n)
+    norms = np.linalg.norm(ours.components_, axis=1)
+    np.testing.assert_allclose(norms, 1.0)
+
+
+def test_all_components_reconstruct_exactly():
+    X = np.random.default_rng(2).normal(size=(12, 4))
+    pca = kl.PCA().fit(X)
+    assert pca.n_components_ == 4
+    np.testing.assert_allclose(pca.inverse_transform(pca.transform(X)), X, atol=1e-12)
+    np.testing.assert_allclose(pca.explained_variance_ratio_.sum(), 1.0)
+
+
+def test_default_keeps_only_components_of_non_zero_variance():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(10, 2)) @ rng.normal(size=(2, 5))  # rank 2 in R^5
+    for method in ("covariance", "gram"):
+        assert kl.PCA(method=method).fit(X).n_components_ == 2
+
+
+def test_refit_is_deterministic_and_fit_copies_nothing_it_needs():
+    X = np.random.default_rng(4).normal(size=(20, 3))
+    a = kl.PCA(2).fit(X)
+    b = kl.PCA(2).fit(X.copy())
+    np.testing.assert_array_equal(a.components_, b.components_)
+    Z = a.transform(X)
+    X[:] = 0.0  # changing X after fit changes nothing
+    np.testing.assert_array_equal(a.transform(b.mean_ + Z @ b.components_), a.transform(b.inverse_transform(Z)))
+    np.testing.assert_array_equal(a.mean_, b.mean_)
+
+
+@pytest.mark.parametrize(
+    ("X", "kwargs", "error", "match"),
+    [
+        (np.array([[np.nan, 1.0], [1.0, 2.0]]), {}, ValueError, "NaN"),
+        (np.array([[np.inf, 1.0], [1.0, 2.0]]), {}, ValueError, "infinity"),
+        (np.empty((0, 3)), {}, ValueError, "0 sample"),
+        (np.ones((1, 3)), {}, ValueError, "1 sample"),
+        (np.eye(3), {"n_components": 0}, ValueError, "n_components must be at least 1"),
+        (np.eye(3), {"n_components": 3}, ValueError, "larger than the rank allows"),
+        (np.eye(3), {"n_components": 1.5}, TypeError, "n_components must be an integer"),
+        (np.eye(3), {"method": "svd"}, ValueError, "method must be one of"),
+        (np.ones((4, 3)), {}, ValueError, "zero variance"),
+        # rank 1: the second component would have zero variance
+        (np.outer(np.arange(5.0), [1.0, 2.0, 3.0]), {"n_components": 2}, ValueError, "rank 1"),
+        (np.outer(np.arange(5.0), [1.0, 2.0, 3.0]), {"n_components": 2, "method": "gram"}, ValueError, "rank 1"),
+    ],
+)
+def test_bad_input_at_fit(X, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        kl.PCA(**kwargs).fit(X)
+
+
+def test_bad_input_at_transform():
+    pca = kl.PCA(2).fit(np.random.default_rng(5).normal(size=(10, 3)))
+    with pytest.raises(ValueError, match="3 features"):
+        pca.transform(np.ones((2, 4)))
+    with pytest.raises(ValueError, match="NaN"):
+        pca.transform(np.array([[np.nan, 0.0, 0.0]]))
+    with pytest.raises(ValueError, match=r"shape \(n_samples, 2\)"):
+        pca.inverse_transform(np.ones((2, 3)))

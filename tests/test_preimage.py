@@ -1,0 +1,183 @@
+"""Pre-images: the weights gamma, the fixed-point iteration, de-noising."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.exceptions import ConvergenceWarning
+
+import kpca_lib as kl
+from kpca_lib.datasets import denoising_toy
+from kpca_lib.preimage import gamma_weights, gaussian_fixed_point
+
+
+def quiet(function, *args, **kwargs):
+    """Call function with the ConvergenceWarning of short runs silenced."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return function(*args, **kwargs)
+
+
+def test_gamma_with_centring_correction_gives_the_pca_reconstruction():
+    # with the linear kernel, feature space is input space, so
+    # sum_i gamma_i x_i must be the PCA reconstruction mean + sum_k beta_k w_k
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 4)) + [3.0, -2.0, 1.0, 5.0]  # far from the origin
+    X_new = rng.normal(size=(6, 4)) + [3.0, -2.0, 1.0, 5.0]
+    kpca = kl.KernelPCA(2, kernel=kl.Linear()).fit(X)
+    pca = kl.PCA(2).fit(X)
+    beta = kpca.transform(X_new)
+    gamma = gamma_weights(kpca.alphas_, beta)
+    np.testing.assert_allclose(gamma.sum(axis=1), 1.0)
+    reconstruction = pca.inverse_transform(pca.transform(X_new))
+    np.testing.assert_allclose(gamma @ X, reconstruction, atol=1e-10)
+    # without the correction the mean is lost: the check above can fail
+    uncorrected = beta @ kpca.alphas_.T
+    assert np.abs(uncorrected @ X - reconstruction).max() > 1.0
+
+
+def test_preimages_of_training_points_with_all_components_are_the_points():
+    rng = np.random.default_rng(1)
+    X = rng.uniform(-1, 1, size=(60, 2))
+    kpca = kl.KernelPCA(kernel=kl.Gaussian(c=0.5)).fit(X)  # every positive eigenvalue
+    result = kpca.denoise(X, return_result=True)
+    assert result.converged.all()
+    np.testing.assert_allclose(result.Z, X, atol=1e-4)
+    # from a perturbed start too: phi(x_i) projects onto itself
+    Z = kpca.denoise(X, Z0=X + rng.normal(scale=0.05, size=X.shape))
+    np.testing.assert_allclose(Z, X, atol=1e-4)
+
+
+def mean_squared_distance(A, B):
+    return np.mean(np.sum((A - B) ** 2, axis=1))
+
+
+@pytest.mark.parametrize("n_features", [2, 10])
+def test_denoising_the_toy_beats_linear_pca_at_small_sigma(n_features):
+    sigma = 0.05
+    data = denoising_toy(n_features=n_features, sigma=sigma, random_state=0)
+    q = 1 if n_features == 2 else 4
+    c = 2 * n_features * sigma**2  # Mika et al.'s width, in the book's notation
+    kpca = kl.KernelPCA(q, kernel=kl.Gaussian(c=c)).fit(data.X_train)
+    Z_kernel = quiet(kpca.denoise, data.X_test)
+    pca = kl.PCA(q).fit(data.X_train)
+    Z_linear = pca.inverse_transform(pca.transform(data.X_test))
+    ratio = mean_squared_distance(Z_linear, data.X_test_clean) / mean_squared_distance(
+        Z_kernel, data.X_test_clean
+    )
+    # Mika et al. (1999), Table 1, report ratios in the hundreds to thousands here
+    assert ratio > 100
+    # and kernel PCA de-noises: closer to the centres than the noisy points
+    assert mean_squared_distance(Z_kernel, data.X_test_clean) < 0.1 * mean_squared_distance(
+        data.X_test, data.X_test_clean
+    )
+
+
+@pytest.fixture(scope="module")
+def toy_problem():
+    data = denoising_toy(n_clusters=5, n_features=3, sigma=0.2, n_train_per_cluster=30,
+                         n_test_per_cluster=8, random_state=3)
+    kpca = kl.KernelPCA(4, kernel=kl.Gaussian(c=0.5)).fit(data.X_train)
+    gamma = gamma_weights(kpca.alphas_, kpca.transform(data.X_test))
+    return data.X_train, gamma, 0.5, data.X_test
+
+
+def one_step(X_fit, gamma_row, c, z):
+    """One fixed-point step for one point, written from the formula."""
+    w = gamma_row * np.exp(-np.sum((X_fit - z) ** 2, axis=1) / c)
+    return w @ X_fit / w.sum()
+
+
+def test_vectorised_iteration_equals_point_by_point(toy_problem):
+    X_fit, gamma, c, Z0 = toy_problem
+    together = quiet(gaussian_fixed_point, X_fit, gamma, c, Z0, max_iter=50, tol=1e-8)
+    for j in range(Z0.shape[0]):
+        alone = quiet(gaussian_fixed_point, X_fit, gamma[j : j + 1], c, Z0[j : j + 1], max_iter=50, tol=1e-8)
+        np.testing.assert_allclose(together.Z[j], alone.Z[0], atol=1e-12)
+        assert together.n_iter[j] == alone.n_iter[0]
+        assert together.converged[j] == alone.converged[0]
+
+
+def test_iterates_follow_the_fixed_point_formula(toy_problem):
+    X_fit, gamma, c, Z0 = toy_problem
+    result = quiet(gaussian_fixed_point, X_fit, gamma, c, Z0, max_iter=3, tol=0.0, return_history=True)
+    assert result.Z_history.shape == (4,) + Z0.shape
+    assert result.rho_history.shape == (4, Z0.shape[0])
+    np.testing.assert_array_equal(result.Z_history[0], Z0)
+    np.testing.assert_array_equal(result.Z_history[-1], result.Z)
+    for t in range(3):
+        for j in range(Z0.shape[0]):
+            expected = one_step(X_fit, gamma[j], c, result.Z_history[t, j])
+            np.testing.assert_allclose(result.Z_history[t + 1, j], expected, atol=1e-12)
+    rho0 = np.sum(gamma * np.exp(-((Z0[:, None, :] - X_fit[None]) ** 2).sum(-1) / c), axis=1)
+    np.testing.assert_allclose(result.rho_history[0], rho0)
+
+
+def test_converged_points_are_fixed_points(toy_problem):
+    X_fit, gamma, c, Z0 = toy_problem
+    result = gaussian_fixed_point(X_fit, gamma, c, Z0, max_iter=500, tol=1e-10)
+    assert result.converged.all()
+    for j in range(Z0.shape[0]):
+        np.testing.assert_allclose(one_step(X_fit, gamma[j], c, result.Z[j]), result.Z[j], atol=1e-8)
+
+
+def test_max_iter_is_reported_as_not_converged(toy_problem):
+    X_fit, gamma, c, Z0 = toy_problem
+    with pytest.warns(ConvergenceWarning, match=r"reached max_iter=2"):
+        result = gaussian_fixed_point(X_fit, gamma, c, Z0, max_iter=2, tol=0.0)
+    assert not result.converged.any()
+    assert (result.n_iter == 2).all()
+
+
+@pytest.mark.parametrize("random_state", [0, 1, 2])
+def test_vanishing_denominator_restarts_and_can_then_converge(random_state):
+    # gamma = (1/2, -1/2) on x = -1, 1: at z = 0 the two terms cancel exactly
+    X_fit = np.array([[-1.0], [1.0]])
+    gamma = np.array([[0.5, -0.5]])
+    result = gaussian_fixed_point(
+        X_fit, gamma, 1.0, np.array([[0.0]]), max_iter=500, random_state=random_state
+    )
+    assert result.n_restarts[0] == 1
+    assert result.converged[0]
+    # it stopped at a stationary point of rho, away from the cancellation
+    np.testing.assert_allclose(one_step(X_fit, gamma[0], 1.0, result.Z[0]), result.Z[0], atol=1e-5)
+    assert abs(result.Z[0, 0]) > 0.5
+
+
+def test_start_far_from_the_data_is_reported_not_looped_on():
+    # every k(z, x_i) underflows to 0: the denominator is exactly 0
+    X_fit = np.array([[0.0], [1.0]])
+    gamma = np.array([[0.5, 0.5]])
+    start = np.array([[1e3]])
+    with pytest.warns(ConvergenceWarning, match="1 lost their denominator after 3 restarts"):
+        result = gaussian_fixed_point(X_fit, gamma, 1.0, start, max_iter=1000, max_restarts=3)
+    assert not result.converged[0]
+    assert result.n_restarts[0] == 3
+    assert result.n_iter[0] == 4  # the first try and three restarts, not 1000
+    np.testing.assert_array_equal(result.Z, start)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"c": 0.0}, ValueError, "c must be > 0"),
+        ({"max_iter": 0}, ValueError, "max_iter must be at least 1"),
+        ({"max_iter": 2.5}, TypeError, "max_iter must be an integer"),
+        ({"tol": -1.0}, ValueError, "tol must be >= 0"),
+        ({"max_restarts": -1}, ValueError, "max_restarts must be at least 0"),
+        ({"gamma": np.ones((2, 3))}, ValueError, "gamma must have shape"),
+        ({"Z0": np.ones((1, 2))}, ValueError, "Z0 must have 1 features"),
+        ({"Z0": np.array([[np.nan]])}, ValueError, "NaN"),
+        ({"gamma": np.array([[np.inf, 1.0]])}, ValueError, "infinity"),
+    ],
+)
+def test_bad_input(kwargs, error, match):
+    arguments = {"X_fit": np.array([[0.0], [1.0]]), "gamma": np.array([[0.5, 0.5]]), "c": 1.0, "Z0": np.array([[0.3]])}
+    arguments.update(kwargs)
+    with pytest.raises(error, match=match):
+        gaussian_fixed_point(**arguments)
+
+
+def test_gamma_weights_bad_input():
+    with pytest.raises(ValueError, match="one column per component"):
+        gamma_weights(np.ones((4, 2)), np.ones((3, 3)))
