@@ -4,7 +4,7 @@ The names below are what the chapters call; each lives in a module of its
 own (one idea per module).
 """
 
-from . import datasets, preimage
+from . import datasets, preimage, proximal
 from .kernel_pca import KernelPCA
 from .kernels import (
     Gaussian,
@@ -17,6 +17,11 @@ from .kernels import (
     is_psd,
 )
 from .pca import PCA
+
+# Appendices A and B: sparse and robust PCA
+from .proximal import project_unit_ball, singular_value_threshold, soft_threshold
+from .robust_pca import RobustPCAResult, robust_pca
+from .sparse_pca import SparsePCA
 
 __all__ = [
     "PCA",
@@ -31,6 +36,14 @@ __all__ = [
     "is_psd",
     "datasets",
     "preimage",
+    # Appendices A and B: sparse and robust PCA
+    "proximal",
+    "soft_threshold",
+    "singular_value_threshold",
+    "project_unit_ball",
+    "SparsePCA",
+    "robust_pca",
+    "RobustPCAResult",
 ]
 
 __version__ = "0.1.0"

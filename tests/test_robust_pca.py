@@ -1,0 +1,136 @@
+"""Tests of kpca_lib.robust_pca and kpca_lib.proximal."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+from sklearn.exceptions import ConvergenceWarning
+
+from kpca_lib import robust_pca, singular_value_threshold, soft_threshold
+from kpca_lib.datasets import low_rank_plus_sparse
+from kpca_lib.proximal import project_unit_ball
+
+finite = st.floats(-1e3, 1e3, allow_nan=False)
+
+
+@given(arrays(np.float64, st.integers(1, 20), elements=finite), st.floats(0, 1e3))
+def test_soft_threshold_is_the_l1_prox(x, t):
+    z = soft_threshold(x, t)
+    # never grows a norm, and moves each entry by at most t
+    assert np.linalg.norm(z) <= np.linalg.norm(x) + 1e-12
+    assert np.all(np.abs(z - x) <= t + 1e-9)
+    # optimality: x - z is in t * subdifferential of |.| at z
+    on = z != 0
+    assert np.allclose((x - z)[on], t * np.sign(z[on]))
+    assert np.all(np.abs(x[~on]) <= t)
+
+
+@given(arrays(np.float64, (6, 4), elements=finite), st.floats(0, 1e3))
+def test_svt_is_soft_thresholding_of_singular_values(A, tau):
+    result, rank = singular_value_threshold(A, tau, return_rank=True)
+    sigma = np.linalg.svd(A, compute_uv=False)
+    expected = np.maximum(sigma - tau, 0)
+    assert np.allclose(np.linalg.svd(result, compute_uv=False), expected, atol=1e-8 * (1 + sigma[0]))
+    assert rank == np.count_nonzero(expected)
+
+
+def test_svt_minimises_its_objective():
+    # D_tau(A) = argmin tau ||X||_* + 1/2 ||X - A||_F^2: compare with perturbations
+    rng = np.random.default_rng(0)
+    A = rng.standard_normal((8, 5))
+    tau = 1.0
+
+    def objective(X):
+        return tau * np.linalg.svd(X, compute_uv=False).sum() + 0.5 * np.sum((X - A) ** 2)
+
+    best = objective(singular_value_threshold(A, tau))
+    for _ in range(50):
+        assert objective(singular_value_threshold(A, tau) + 1e-3 * rng.standard_normal(A.shape)) > best
+
+
+def test_project_unit_ball():
+    Y = project_unit_ball(np.array([[3.0, 0.1], [4.0, 0.2]]))
+    assert np.allclose(np.linalg.norm(Y, axis=0), [1.0, np.hypot(0.1, 0.2)])
+
+
+@pytest.mark.parametrize("corruption", [0.05, 0.10])
+@pytest.mark.parametrize("svd_method", ["full", "partial"])
+def test_exact_recovery(corruption, svd_method):
+    n = 200
+    data = low_rank_plus_sparse(n=n, rank=int(0.05 * n), corruption=corruption, random_state=1)
+    result = robust_pca(data.M, svd_method=svd_method)
+    assert result.converged
+    assert result.residual_history[-1] <= 1e-7
+    assert result.rank == 10
+    assert np.linalg.matrix_rank(result.L, tol=1e-6) == 10
+    assert np.linalg.norm(result.L - data.L0) / np.linalg.norm(data.L0) < 1e-5
+    assert np.array_equal(np.abs(result.S) > 1e-3, data.S0 != 0)
+    assert np.allclose(result.L + result.S, data.M, atol=1e-6)
+
+
+def test_partial_svd_gives_the_full_svd_answer():
+    data = low_rank_plus_sparse(n=200, rank=10, corruption=0.05, random_state=2)
+    full = robust_pca(data.M, svd_method="full")
+    partial = robust_pca(data.M, svd_method="partial")
+    assert full.n_iter == partial.n_iter
+    assert np.max(np.abs(full.L - partial.L)) < 1e-8
+
+
+def test_default_lambda_and_rectangular():
+    data = low_rank_plus_sparse(n=60, n_cols=150, rank=2, corruption=0.05, random_state=0)
+    result = robust_pca(data.M)
+    assert result.lam == pytest.approx(1 / np.sqrt(150))
+    assert result.L.shape == (60, 150)
+    assert np.linalg.norm(result.L - data.L0) / np.linalg.norm(data.L0) < 1e-4
+
+
+def test_residual_history_records_each_sweep():
+    data = low_rank_plus_sparse(n=50, rank=2, corruption=0.05)
+    result = robust_pca(data.M)
+    assert result.residual_history.shape == (result.n_iter,)
+    M = data.M
+    assert result.residual_history[-1] == pytest.approx(
+        np.linalg.norm(M - result.L - result.S) / np.linalg.norm(M), rel=1e-6
+    )
+
+
+def test_warning_when_max_iter_hit():
+    data = low_rank_plus_sparse(n=50, rank=2, corruption=0.05)
+    with pytest.warns(ConvergenceWarning, match="max_iter=3"):
+        result = robust_pca(data.M, max_iter=3)
+    assert not result.converged
+    assert result.n_iter == 3
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"lam": 0.0}, ValueError, "lam"),
+        ({"lam": -1.0}, ValueError, "lam"),
+        ({"lam": np.inf}, ValueError, "lam"),
+        ({"lam": "one"}, TypeError, "lam"),
+        ({"tol": 0.0}, ValueError, "tol"),
+        ({"max_iter": 0}, ValueError, "max_iter"),
+        ({"max_iter": 1.5}, TypeError, "max_iter"),
+        ({"rho": 1.0}, ValueError, "rho"),
+        ({"svd_method": "lanczos"}, ValueError, "svd_method"),
+    ],
+)
+def test_bad_parameters(kwargs, error, match):
+    M = low_rank_plus_sparse(n=20, rank=2).M
+    with pytest.raises(error, match=match):
+        robust_pca(M, **kwargs)
+
+
+def test_bad_matrices():
+    M = low_rank_plus_sparse(n=20, rank=2).M
+    M[3, 4] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        robust_pca(M)
+    with pytest.raises(ValueError, match="2D array"):
+        robust_pca(np.ones(5))
+    with pytest.raises(ValueError, match="minimum of 2"):
+        robust_pca(np.ones((1, 5)))
+    with pytest.raises(ValueError, match="all zeros"):
+        robust_pca(np.zeros((5, 5)))
