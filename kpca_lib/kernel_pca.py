@@ -177,6 +177,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         q = check_n_components(self.n_components, q_max, f"n_samples - 1 = {q_max}")
 
         K = self._gram(X, X)
+        K_scale = max(K.max(), -K.min())  # the round-off of centring scales with it
         centerer = KernelCenterer().fit(K)
         K_c = centerer.transform(K, copy=False)  # in place: K is not needed again
 
@@ -189,7 +190,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         self._warn_if_not_psd(K_c, eigenvalues[0])
 
         # components of zero or negative eigenvalue have no unit-norm alpha
-        rank = numerical_rank(eigenvalues, n)
+        rank = numerical_rank(eigenvalues, n, scale=K_scale)
         if self.n_components is None:
             q = rank
         if rank == 0:

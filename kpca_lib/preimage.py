@@ -18,9 +18,7 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn import config_context
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.utils import check_array, check_random_state
 
 from ._validation import check_int, check_real
@@ -125,13 +123,15 @@ def gaussian_fixed_point(
     Iterates ``z <- sum_i w_i x_i / sum_i w_i`` with
     ``w_i = gamma_i exp(-||z - x_i||^2 / c)``, for all points at once: one
     kernel matrix between the active points and the training set per
-    iteration, no loop over points. A point stops when its step
+    iteration, no loop over points. The kernel values of one point enter
+    only through the ratio, so they are computed up to a common factor,
+    chosen to make the largest of them 1: a z far from the data then does
+    not underflow every ``k(z, x_i)`` to 0. A point stops when its step
     ``||z_{t+1} - z_t||`` is at most ``tol * s``, with s the root mean square
     distance of the training points to their mean.
 
     The denominator ``sum_i gamma_i k(z, x_i)`` can vanish, because gamma has
-    negative entries or because z is so far from the data that every
-    ``k(z, x_i)`` underflows. It counts as vanished when
+    negative entries that cancel the positive ones. It counts as vanished when
     ``|sum_i w_i| <= 1e-12 sum_i |w_i|``. The point then restarts from its
     start plus Gaussian noise of standard deviation ``sqrt(c / 2)`` (the
     kernel's length scale), at most ``max_restarts`` times; after that it is
@@ -192,7 +192,8 @@ def gaussian_fixed_point(
         raise ValueError(
             f"gamma must have shape (n_points, n_samples) = {(m, n)}, got {gamma.shape}."
         )
-    c = Gaussian(c=c).c  # validates c
+    kernel = Gaussian(c=c)  # validates c
+    c = kernel.c
     max_iter = check_int(max_iter, "max_iter", minimum=1)
     tol = check_real(tol, "tol", minimum=0)
     max_restarts = check_int(max_restarts, "max_restarts", minimum=0)
@@ -201,19 +202,20 @@ def gaussian_fixed_point(
     scale = np.sqrt(np.mean(np.sum((X_fit - X_fit.mean(axis=0)) ** 2, axis=1)))
     step_tol = tol * (scale if scale > 0 else 1.0)
 
-    # the training norms enter every distance computation: compute them once
-    X_fit_sq_norms = np.einsum("ij,ij->i", X_fit, X_fit)[np.newaxis, :]
-    abs_gamma = np.abs(gamma)
+    gamma_l1 = np.abs(gamma).sum(axis=1)
+    X_fit_and_ones = np.hstack([X_fit, np.ones((n, 1))])
+    # -||z - x_i||^2 / c = (2 z.x_i - ||x_i||^2) / c - ||z||^2 / c. The last
+    # term is the same for every i, so it cancels from the ratio; so does any
+    # per-point constant, and subtracting the largest exponent keeps exp from
+    # underflowing to 0 for every i when z is far from the data
+    X_fit_scaled = X_fit * (2.0 / c)
+    X_fit_sq_norms_scaled = np.einsum("ij,ij->i", X_fit, X_fit) / c
 
-    def gaussian_gram(Z_rows):
-        # the inputs were checked above and the iterates stay finite:
-        # skip sklearn's finiteness scan of X_fit at every iteration
-        with config_context(assume_finite=True):
-            K = euclidean_distances(
-                Z_rows, X_fit, Y_norm_squared=X_fit_sq_norms, squared=True
-            )
-        K *= -1.0 / c
-        return np.exp(K, out=K)
+    def kernel_up_to_row_scale(Z_rows):
+        exponent = Z_rows @ X_fit_scaled.T
+        exponent -= X_fit_sq_norms_scaled
+        exponent -= exponent.max(axis=1, keepdims=True)
+        return np.exp(exponent, out=exponent)
 
     Z = Z0.copy()
     start = Z0.copy()
@@ -226,7 +228,7 @@ def gaussian_fixed_point(
 
     def record():
         Z_history.append(Z.copy())
-        rho_history.append(np.einsum("ij,ij->i", gamma, gaussian_gram(Z)))
+        rho_history.append(np.einsum("ij,ij->i", gamma, kernel(Z, X_fit)))
 
     if return_history:
         record()
@@ -236,16 +238,21 @@ def gaussian_fixed_point(
             break
         # while every point is active, use the arrays as they are, uncopied
         rows = slice(None) if idx.size == m else idx
-        W = gaussian_gram(Z[rows])
-        weight_scale = np.einsum("ij,ij->i", abs_gamma[rows], W)
-        W *= gamma[rows]  # w_i = gamma_i k(z, x_i)
-        denominator = W.sum(axis=1)
-        vanished = np.abs(denominator) <= 1e-12 * weight_scale
+        W = kernel_up_to_row_scale(Z[rows])
+        W *= gamma[rows]  # w_i = gamma_i k(z, x_i), up to the row's factor
+        # one product gives the numerators and, in the last column, the denominators
+        products = W @ X_fit_and_ones
+        denominator = products[:, -1]
+        # k <= 1 here, so sum_i |w_i| <= ||gamma||_1: only rows under that
+        # cheap bound can have vanished, and only they need the exact sum
+        vanished = np.abs(denominator) <= 1e-12 * gamma_l1[rows]
+        if vanished.any():
+            vanished[vanished] = np.abs(denominator[vanished]) <= 1e-12 * np.abs(W[vanished]).sum(axis=1)
 
         moving = idx
         if vanished.any():
-            W, denominator, moving = W[~vanished], denominator[~vanished], idx[~vanished]
-        Z_new = (W @ X_fit) / denominator[:, np.newaxis]
+            products, denominator, moving = products[~vanished], denominator[~vanished], idx[~vanished]
+        Z_new = products[:, :-1] / denominator[:, np.newaxis]
         step = np.linalg.norm(Z_new - Z[moving], axis=1)
         Z[moving] = Z_new
         n_iter[idx] += 1

@@ -144,17 +144,28 @@ def test_vanishing_denominator_restarts_and_can_then_converge(random_state):
     assert abs(result.Z[0, 0]) > 0.5
 
 
-def test_start_far_from_the_data_is_reported_not_looped_on():
-    # every k(z, x_i) underflows to 0: the denominator is exactly 0
+def test_start_far_from_the_data_still_converges():
+    # every k(z, x_i) underflows to 0 in floating point, but only their
+    # ratios matter: the iteration moves to the data and converges
     X_fit = np.array([[0.0], [1.0]])
     gamma = np.array([[0.5, 0.5]])
-    start = np.array([[1e3]])
+    assert np.all(kl.Gaussian(c=1.0)(np.array([[1e3]]), X_fit) == 0.0)
+    result = gaussian_fixed_point(X_fit, gamma, 1.0, np.array([[1e3]]), max_iter=1000)
+    assert result.converged[0] and result.n_restarts[0] == 0
+    np.testing.assert_allclose(result.Z, [[0.5]], atol=1e-6)
+
+
+def test_a_denominator_that_always_vanishes_is_reported_not_looped_on():
+    X_fit = np.array([[0.0], [1.0]])
+    gamma = np.array([[0.0, 0.0], [0.5, 0.5]])  # no weight at all on the first point
+    start = np.array([[0.2], [0.9]])
     with pytest.warns(ConvergenceWarning, match="1 lost their denominator after 3 restarts"):
         result = gaussian_fixed_point(X_fit, gamma, 1.0, start, max_iter=1000, max_restarts=3)
-    assert not result.converged[0]
+    assert not result.converged[0] and result.converged[1]
     assert result.n_restarts[0] == 3
     assert result.n_iter[0] == 4  # the first try and three restarts, not 1000
-    np.testing.assert_array_equal(result.Z, start)
+    np.testing.assert_array_equal(result.Z[0], start[0])
+    assert np.all(np.isfinite(result.Z))
 
 
 @pytest.mark.parametrize(
