@@ -118,3 +118,19 @@ def test_mean_squared_distance():
     assert mean_squared_distance(Z, X) == pytest.approx(np.sum((Z - X) ** 2) / 5)
     with pytest.raises(ValueError, match="same shape"):
         mean_squared_distance(Z, X[:4])
+
+
+def test_rings_components_match_sklearn():
+    from sklearn.decomposition import KernelPCA as SklearnKernelPCA
+
+    from kpca_lib.datasets import concentric_rings
+    from kpca_lib.interactive import rings_components
+
+    result = rings_components(c=2.0, n_components=3, n_grid=5)
+    X, _ = concentric_rings(100, noise=0.1, random_state=0)
+    Z = SklearnKernelPCA(n_components=3, kernel="rbf", gamma=0.5).fit_transform(X)
+    np.testing.assert_allclose(np.abs(result.Z), np.abs(Z), atol=1e-8)
+    assert 0 < result.explained < 1
+    assert result.component_map.shape == (5, 5)
+    with pytest.raises(ValueError, match="n_components"):
+        rings_components(c=2.0, n_components=21)
