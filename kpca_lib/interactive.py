@@ -73,7 +73,9 @@ class DenoisingState:
     sigma, c : float
         Noise level of the data and width of the Gaussian kernel.
     n_components : int
-        Components q used by kernel PCA; linear PCA uses ``min(q, d)``.
+        Components q used by kernel PCA. Linear PCA keeps
+        ``min(q, d - 1)`` (at least one): keeping all d components would
+        return the noisy points unchanged.
     max_iter : int
         Fixed-point iterations at most.
     X_train, X_test, X_test_clean : ndarray
@@ -121,7 +123,7 @@ class _FittedToy:
     data: object
     kpca: KernelPCA
     beta: np.ndarray  # projections of the test points on every fitted component
-    linear_Z: list  # linear PCA de-noising for q = 1 .. d
+    linear_Z: list  # linear PCA de-noising for q = 1 .. max(d - 1, 1)
     starts: np.ndarray  # random starts of the convergence plot
 
 
@@ -227,7 +229,7 @@ class DenoisingExplorer:
             beta = kpca.transform(data.X_test)
         pca = PCA(n_components=self.n_features).fit(data.X_train)
         linear_Z = [
-            _linear_denoise(pca, data.X_test, q) for q in range(1, self.n_features + 1)
+            _linear_denoise(pca, data.X_test, q) for q in range(1, self._max_linear + 1)
         ]
         # starts drawn uniformly over the box that holds the training data
         rng = check_random_state(self.random_state)
@@ -292,7 +294,7 @@ class DenoisingExplorer:
             )
         trajectories, rho = _pad_history(trajectory.Z_history, trajectory.rho_history, max_iter)
 
-        Z_linear = fitted.linear_Z[min(q, self.n_features) - 1]
+        Z_linear = fitted.linear_Z[min(q, self._max_linear) - 1]
         mse_linear = mean_squared_distance(Z_linear, data.X_test_clean)
         mse_kernel = mean_squared_distance(result.Z, data.X_test_clean)
         return DenoisingState(
@@ -313,6 +315,11 @@ class DenoisingExplorer:
             trajectories=trajectories,
             rho=rho,
         )
+
+    @property
+    def _max_linear(self):
+        """Linear components at most: all d would leave the points as they are."""
+        return max(self.n_features - 1, 1)
 
     def clear_cache(self):
         """Forget every (sigma, c) fit."""
