@@ -224,7 +224,10 @@ class DenoisingExplorer:
             random_state=self.random_state,
         )
         with threadpool_limits(limits=1, user_api="blas"):
-            kpca = KernelPCA(n_components=self.max_components, kernel=Gaussian(c=c))
+            # Lanczos: a few components of a 1100 x 1100 matrix, whatever q
+            kpca = KernelPCA(
+                n_components=self.max_components, kernel=Gaussian(c=c), eigen_solver="arpack"
+            )
             kpca.fit(data.X_train)
             beta = kpca.transform(data.X_test)
         pca = PCA(n_components=self.n_features).fit(data.X_train)
