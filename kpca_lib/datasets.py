@@ -11,6 +11,7 @@ from ._validation import check_int, check_real
 
 __all__ = [
     "denoising_toy",
+    "concentric_rings",
     "noisy_circle",
     "blob_images",
     "planted_topics",
@@ -84,6 +85,60 @@ def denoising_toy(
         centres=centres,
         X_test_clean=centres[y_test],
     )
+
+
+def concentric_rings(
+    n_samples_per_ring=100,
+    radii=(1.0, 2.0, 3.0),
+    noise=0.1,
+    random_state=0,
+):
+    """Points on concentric circles in the plane, one class per ring.
+
+    Each point is drawn at a uniform angle on its ring, then moved by
+    isotropic Gaussian noise of standard deviation ``noise``. No linear
+    projection separates the rings; a kernel that sees the radius does.
+
+    Parameters
+    ----------
+    n_samples_per_ring : int, default=100
+        Points per ring.
+    radii : sequence of float, default=(1.0, 2.0, 3.0)
+        The ring radii, each > 0; one ring per entry.
+    noise : float, default=0.1
+        Noise standard deviation, >= 0.
+    random_state : int, RandomState instance or None, default=0
+        Seed.
+
+    Returns
+    -------
+    X : ndarray of shape (n_rings * n_samples_per_ring, 2)
+        The points, ring by ring.
+    y : ndarray of shape (n_rings * n_samples_per_ring,)
+        The ring of each point, 0 for the innermost entry of ``radii``.
+
+    Examples
+    --------
+    >>> X, y = concentric_rings(n_samples_per_ring=50, noise=0.0)
+    >>> X.shape, y.shape
+    ((150, 2), (150,))
+    >>> np.linalg.norm(X, axis=1)[[0, 50, 100]].round(6)
+    array([1., 2., 3.])
+    """
+    n_samples_per_ring = check_int(n_samples_per_ring, "n_samples_per_ring", minimum=1)
+    radii = np.asarray(radii, dtype=np.float64)
+    if radii.ndim != 1 or radii.size == 0 or not np.all(np.isfinite(radii)) or np.any(radii <= 0):
+        raise ValueError(
+            f"radii must be a non-empty sequence of positive numbers, got {radii!r}."
+        )
+    noise = check_real(noise, "noise", minimum=0)
+    rng = check_random_state(random_state)
+
+    y = np.repeat(np.arange(radii.size), n_samples_per_ring)
+    angle = rng.uniform(0.0, 2.0 * np.pi, size=y.size)
+    circle = np.column_stack([np.cos(angle), np.sin(angle)])
+    X = radii[y, np.newaxis] * circle + noise * rng.standard_normal((y.size, 2))
+    return X, y
 
 
 # ---------------------------------------------------------------------------

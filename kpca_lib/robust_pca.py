@@ -32,7 +32,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_array
 
 from ._validation import check_int, check_real
-from .proximal import singular_value_threshold, soft_threshold
+from .proximal import soft_threshold
 
 __all__ = ["RobustPCAResult", "robust_pca"]
 

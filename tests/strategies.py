@@ -16,7 +16,3 @@ def data_matrices(min_samples=2, max_samples=12, min_features=1, max_features=6)
     )
     return shapes.flatmap(lambda shape: arrays(np.float64, shape, elements=finite_floats))
 
-
-def seeds():
-    """Strategy for a seed of numpy's random generator."""
-    return st.integers(0, 2**32 - 1)

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import kpca_lib as kl
-from strategies import data_matrices, finite_floats, seeds
+from strategies import data_matrices
 
 
 def pairwise_by_formula(k, X, Y):

@@ -1,0 +1,137 @@
+"""Tests of the de-noising widget's computing (kpca_lib.interactive)."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.exceptions import ConvergenceWarning
+
+from kpca_lib import PCA, Gaussian, KernelPCA, datasets
+from kpca_lib.interactive import DenoisingExplorer, mean_squared_distance
+
+SIGMA, C = 0.1, 0.04  # c = 2 d sigma^2 with d = 2
+
+
+@pytest.fixture(scope="module")
+def explorer():
+    return DenoisingExplorer(max_components=4, n_starts=3)
+
+
+@pytest.fixture(scope="module")
+def direct():
+    """The same computation written out with the library's public API."""
+    data = datasets.denoising_toy(sigma=SIGMA, n_test_per_cluster=10, random_state=0)
+    kpca = KernelPCA(n_components=4, kernel=Gaussian(c=C)).fit(data.X_train)
+    return data, kpca
+
+
+def test_kernel_denoising_equals_direct_kernel_pca(explorer, direct):
+    data, kpca = direct
+    for q, max_iter in [(4, 30), (2, 30), (1, 5)]:
+        state = explorer.compute(SIGMA, C, n_components=q, max_iter=max_iter)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            result = kpca.denoise(data.X_test, n_components=q, max_iter=max_iter, return_result=True)
+        np.testing.assert_allclose(state.Z_kernel, result.Z, rtol=1e-10, atol=1e-12)
+        assert state.converged_fraction == pytest.approx(np.mean(result.converged))
+        np.testing.assert_array_equal(state.X_test, data.X_test)
+
+
+def test_linear_denoising_and_distances(explorer, direct):
+    data, _ = direct
+    state = explorer.compute(SIGMA, C, n_components=1, max_iter=10)
+    pca = PCA(n_components=1).fit(data.X_train)
+    Z_linear = pca.inverse_transform(pca.transform(data.X_test))
+    np.testing.assert_allclose(state.Z_linear, Z_linear, atol=1e-12)
+    expected = np.mean(np.sum((Z_linear - data.X_test_clean) ** 2, axis=1))
+    assert state.mse_linear == pytest.approx(expected)
+    assert state.ratio == pytest.approx(state.mse_linear / state.mse_kernel)
+    # linear PCA keeps at most d - 1 = 1 component, whatever q
+    state_q3 = explorer.compute(SIGMA, C, n_components=3, max_iter=10)
+    np.testing.assert_array_equal(state_q3.Z_linear, state.Z_linear)
+    assert not np.allclose(state_q3.Z_linear, data.X_test)
+
+
+def test_changing_components_or_iterations_does_not_refit():
+    explorer = DenoisingExplorer(max_components=4, n_starts=2)
+    explorer.compute(SIGMA, C, n_components=4, max_iter=10)
+    model = explorer.fitted(SIGMA, C).kpca
+    for q in (1, 2, 3):
+        for max_iter in (1, 5, 20):
+            explorer.compute(SIGMA, C, n_components=q, max_iter=max_iter)
+    assert explorer.n_fits_ == 1
+    assert explorer.fitted(SIGMA, C).kpca is model
+    explorer.compute(0.2, C, n_components=2, max_iter=5)
+    explorer.compute(SIGMA, 0.08, n_components=2, max_iter=5)
+    assert explorer.n_fits_ == 3
+    explorer.compute(SIGMA, C, n_components=2, max_iter=5)
+    assert explorer.n_fits_ == 3  # still cached
+
+
+def test_cache_is_bounded():
+    explorer = DenoisingExplorer(max_components=2, n_starts=1, cache_size=2)
+    for c in (0.04, 0.08, 0.16):
+        explorer.fitted(SIGMA, c)
+    explorer.fitted(SIGMA, 0.04)  # dropped as least recently used: fitted again
+    assert explorer.n_fits_ == 4
+
+
+def test_short_runs_report_instead_of_warning(explorer):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        short = explorer.compute(SIGMA, C, n_components=2, max_iter=1)
+    long = explorer.compute(SIGMA, C, n_components=2, max_iter=100)
+    assert short.converged_fraction < long.converged_fraction
+    assert long.converged_fraction > 0.9
+
+
+def test_trajectories_climb_the_objective(explorer):
+    state = explorer.compute(SIGMA, C, n_components=4, max_iter=15)
+    assert state.trajectories.shape == (16, 3, 2)
+    assert state.rho.shape == (16, 3)
+    # each start is the first row; the objective never decreases much
+    np.testing.assert_allclose(state.trajectories[0], explorer.fitted(SIGMA, C).starts)
+    assert np.all(np.diff(state.rho, axis=0) > -1e-9)
+    np.testing.assert_array_equal(state.trajectory_point, state.X_test[0])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"sigma": 0.0}, ValueError),
+        ({"c": -1.0}, ValueError),
+        ({"n_components": 5}, ValueError),
+        ({"n_components": 0}, ValueError),
+        ({"n_components": 1.5}, TypeError),
+        ({"max_iter": 0}, ValueError),
+    ],
+)
+def test_bad_arguments(explorer, kwargs, error):
+    arguments = {"sigma": SIGMA, "c": C, "n_components": 2, "max_iter": 5} | kwargs
+    name = next(iter(kwargs))
+    with pytest.raises(error, match=name):
+        explorer.compute(**arguments)
+
+
+def test_mean_squared_distance():
+    rng = np.random.default_rng(0)
+    Z, X = rng.normal(size=(5, 3)), rng.normal(size=(5, 3))
+    assert mean_squared_distance(Z, X) == pytest.approx(np.sum((Z - X) ** 2) / 5)
+    with pytest.raises(ValueError, match="same shape"):
+        mean_squared_distance(Z, X[:4])
+
+
+def test_rings_components_match_sklearn():
+    from sklearn.decomposition import KernelPCA as SklearnKernelPCA
+
+    from kpca_lib.datasets import concentric_rings
+    from kpca_lib.interactive import rings_components
+
+    result = rings_components(c=2.0, n_components=3, n_grid=5)
+    X, _ = concentric_rings(100, noise=0.1, random_state=0)
+    Z = SklearnKernelPCA(n_components=3, kernel="rbf", gamma=0.5).fit_transform(X)
+    np.testing.assert_allclose(np.abs(result.Z), np.abs(Z), atol=1e-8)
+    assert 0 < result.explained < 1
+    assert result.component_map.shape == (5, 5)
+    with pytest.raises(ValueError, match="n_components"):
+        rings_components(c=2.0, n_components=21)
