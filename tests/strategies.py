@@ -6,7 +6,7 @@ from hypothesis.extra.numpy import arrays
 
 # entries of moderate size: the identities under test are exact in
 # arithmetic, and moderate values keep round-off far below the tolerances
-finite_floats = st.floats(min_value=-10, max_value=10, allow_nan=False, width=64)
+finite_floats = st.floats(min_value=-10, max_value=10, allow_nan=False, allow_subnormal=False)
 
 
 def data_matrices(min_samples=2, max_samples=12, min_features=1, max_features=6):

@@ -12,7 +12,7 @@ from kpca_lib.interactive import gram_spectrum
 finite_points = arrays(
     np.float64,
     st.tuples(st.integers(1, 12), st.integers(1, 3)),
-    elements=st.floats(-10, 10, allow_nan=False, allow_infinity=False),
+    elements=st.floats(-10, 10, allow_nan=False, allow_infinity=False, allow_subnormal=False),
 )
 widths = st.floats(1e-2, 1e2)
 
