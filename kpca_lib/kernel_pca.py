@@ -260,6 +260,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         max_restarts=3,
         random_state=0,
         return_result=False,
+        return_history=False,
     ):
         """De-noise samples: project them, then find pre-images in input space.
 
@@ -289,6 +290,9 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         return_result : bool, default=False
             Return the full :class:`~kpca_lib.preimage.PreimageResult`
             instead of the pre-images only.
+        return_history : bool, default=False
+            Record the iterates and the objective rho in the result, for
+            convergence plots; implies ``return_result``.
 
         Returns
         -------
@@ -316,5 +320,6 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             tol=tol,
             max_restarts=max_restarts,
             random_state=random_state,
+            return_history=return_history,
         )
-        return result if return_result else result.Z
+        return result if return_result or return_history else result.Z

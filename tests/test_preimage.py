@@ -113,6 +113,16 @@ def test_iterates_follow_the_fixed_point_formula(toy_problem):
     np.testing.assert_allclose(result.rho_history[0], rho0)
 
 
+def test_denoise_records_the_history_on_request():
+    data = denoising_toy(n_clusters=3, sigma=0.1, n_train_per_cluster=20, n_test_per_cluster=4)
+    kpca = kl.KernelPCA(3, kernel=kl.Gaussian(c=0.04)).fit(data.X_train)
+    result = kpca.denoise(data.X_test, max_iter=40, return_history=True)
+    assert result.Z_history.shape[1:] == data.X_test.shape
+    np.testing.assert_array_equal(result.Z_history[0], data.X_test)
+    np.testing.assert_array_equal(result.Z_history[-1], result.Z)
+    np.testing.assert_array_equal(result.Z, kpca.denoise(data.X_test, max_iter=40))
+
+
 def test_converged_points_are_fixed_points(toy_problem):
     X_fit, gamma, c, Z0 = toy_problem
     result = gaussian_fixed_point(X_fit, gamma, c, Z0, max_iter=500, tol=1e-10)
