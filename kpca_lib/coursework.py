@@ -397,11 +397,11 @@ def grade(submissions, reference, timeout=600, stream=sys.stdout):
     results : dict
         Maps each submission's path to its list of problems (empty: passed).
     """
-    paths = _notebooks(submissions, "submissions")
     reference = Path(reference)
     if not reference.is_dir():
         raise FileNotFoundError(f"reference {reference} is not a folder of notebooks")
     references = {p.name: p for p in _notebooks(reference, "reference")}
+    paths = _notebooks(submissions, "submissions")
     base = Path(submissions) if Path(submissions).is_dir() else Path(submissions).parent
     results = {}
     with tempfile.TemporaryDirectory(prefix="kpca-grade-") as scratch:
