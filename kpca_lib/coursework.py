@@ -400,7 +400,10 @@ def grade(submissions, reference, timeout=600, stream=sys.stdout):
     reference = Path(reference)
     if not reference.is_dir():
         raise FileNotFoundError(f"reference {reference} is not a folder of notebooks")
-    references = {p.name: p for p in _notebooks(reference, "reference")}
+    # the reference notebooks are the folder's own, not those of sub-folders (submissions)
+    references = {p.name: p for p in sorted(reference.glob("*.ipynb"))}
+    if not references:
+        raise ValueError(f"reference {reference} holds no notebook (.ipynb)")
     paths = _notebooks(submissions, "submissions")
     base = Path(submissions) if Path(submissions).is_dir() else Path(submissions).parent
     results = {}

@@ -326,10 +326,12 @@ def test_wrong_answer_fails_naming_the_cell(fast_chapter):
 
 def test_grade_command_prints_one_line_per_submission(tmp_path):
     chapter = synthetic_chapter()
-    reference = tmp_path / "chapters"
-    reference.mkdir()
-    nbformat.write(chapter, reference / "syn.ipynb")
     student = make_student_notebook(chapter, name="syn.ipynb")
+    # the handed-out copies serve as the reference; the submissions in a sub-folder of
+    # theirs, with the same file names, must not be taken for references
+    reference = tmp_path / "coursework"
+    reference.mkdir()
+    nbformat.write(student, reference / "syn.ipynb")
     solved = put_solutions_back(student, chapter)
     graded = [i for i, c in enumerate(student.cells) if c.metadata.get(METADATA_KEY, {}).get("graded")]
     # a student who ran the notebook: the graded cells hold their own (wrong) outputs
@@ -339,13 +341,13 @@ def test_grade_command_prints_one_line_per_submission(tmp_path):
     del deleted.cells[graded[0]]
     submissions = {"ann": solved, "ben": student, "cat": ran_it, "dan": deleted}
     for name, nb in submissions.items():
-        (tmp_path / "submissions" / name).mkdir(parents=True)
-        nbformat.write(nb, tmp_path / "submissions" / name / "syn.ipynb")
-    (tmp_path / "submissions" / "eve").mkdir()
-    (tmp_path / "submissions" / "eve" / "syn.ipynb").write_text("{ not json")
+        (reference / "submissions" / name).mkdir(parents=True)
+        nbformat.write(nb, reference / "submissions" / name / "syn.ipynb")
+    (reference / "submissions" / "eve").mkdir()
+    (reference / "submissions" / "eve" / "syn.ipynb").write_text("{ not json")
 
     completed = subprocess.run(
-        [sys.executable, "-m", "kpca_lib.coursework", "grade", "submissions", "--reference", "chapters"],
+        [sys.executable, "-m", "kpca_lib.coursework", "grade", "coursework/submissions", "--reference", "coursework"],
         cwd=tmp_path, capture_output=True, text=True, timeout=600,
     )
     assert completed.returncode == 1, completed.stdout + completed.stderr
