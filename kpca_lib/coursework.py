@@ -114,6 +114,10 @@ def _strip_solution_text(source, state, where):
     to cell. Returns the new source.
     """
     lines = source.splitlines()
+    if state["gated"] is None and not any(
+        (match := _DIRECTIVE_FENCE.match(line)) and match["name"].startswith("solution") for line in lines
+    ):
+        return source  # no solution in this cell: leave it exactly as it is
     out = []
     placeholder_written = False
     i = 0

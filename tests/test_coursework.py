@@ -44,7 +44,7 @@ def synthetic_chapter():
     """A chapter with a derivation, two code exercises and an ungraded solution."""
     return new_notebook(
         cells=[
-            new_markdown_cell("# A chapter\n\nSome text, with `code` and $x^2$."),
+            new_markdown_cell("# A chapter\n\n\n\nSome text, with `code` and $x^2$.\n"),
             _code("x = 21", count=1),
             _code("print(x + 1)", "22\n", count=2, tags=["nbval-ignore-output"]),
             new_markdown_cell(
