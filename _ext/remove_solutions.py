@@ -40,6 +40,8 @@ def _configure(app, config):
     if config.kpca_remove_solutions:
         # the copied notebook sources (the page's download button) hold the solutions
         config.html_copy_source = False
+        # pages can leave out what shows a solution: ```{only} not no_solutions
+        app.tags.add("no_solutions")
 
 
 def setup(app):
