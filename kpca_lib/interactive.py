@@ -29,11 +29,14 @@ from .sparse_pca import SparsePCA
 __all__ = [
     "gram_spectrum",
     "gram_spectrum_widget",
+    "gram_spectrum_explorer",
     "rings_components",
     "DenoisingExplorer",
     "DenoisingState",
     "mean_squared_distance",
     "sparse_pca_topics",
+    "Slider",
+    "StaticExplorer",
 ]
 
 
@@ -126,6 +129,54 @@ def gram_spectrum_widget(X, c_min=1e-3, c_max=1e2, c=1.0):
     slider.observe(redraw, names="value")
     redraw()
     return widgets.VBox([slider, output])
+
+
+def gram_spectrum_explorer(X, c_values=None, c=0.1, dpi=60):
+    """The static counterpart of :func:`gram_spectrum_widget` for the HTML book.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Samples as rows.
+    c_values : sequence of float, optional
+        Widths the slider steps over. Default: 21 widths from 0.001 to 100,
+        four per decade, rounded to three digits.
+    c : float, default=0.1
+        Initial width, one of ``c_values``.
+    dpi : int, default=60
+        Resolution of the frames.
+
+    Returns
+    -------
+    explorer : StaticExplorer
+        Rendered; display it in a notebook. Under the picture: the largest
+        eigenvalue and how many eigenvalues exceed 0.01.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> explorer = gram_spectrum_explorer(np.eye(3), c_values=[0.1, 1.0], c=1.0, dpi=20)
+    >>> explorer.captions_[1]
+    'c = 1: largest eigenvalue 1.271, eigenvalues above 0.01: 3 of 3'
+    """
+    from .plotting import plot_gram_spectrum
+
+    X = check_array(X, dtype=np.float64, input_name="X")
+    if c_values is None:
+        c_values = [float(f"{10 ** (k / 4):.3g}") for k in range(-12, 9)]
+
+    def draw(axes, c):
+        K, eigenvalues = gram_spectrum(X, c)
+        plot_gram_spectrum(K, eigenvalues, axes, title=f"c = {c:.3g}")
+        return (
+            f"c = {c:.3g}: largest eigenvalue {eigenvalues[0]:.3f}, eigenvalues above 0.01: "
+            f"{int(np.sum(eigenvalues > 0.01))} of {len(eigenvalues)}"
+        )
+
+    slider = Slider("c", c_values, initial=c, label="kernel width c", format="{:.3g}")
+    return StaticExplorer(
+        draw, [slider], name="gram-spectrum", subplots=(1, 2), figsize=(8, 3.2), dpi=dpi
+    ).render()
 
 
 # ---------------------------------------------------------------------------
@@ -554,3 +605,332 @@ def sparse_pca_topics(alpha, n_components, n_documents=400, random_state=0):
         "explained_variance_ratio": float(1.0 - np.sum((X_c - X_hat) ** 2) / np.sum(X_c**2)),
         "objective": float(spca.objective_history_[-1]),
     }
+
+
+# ---------------------------------------------------------------------------
+# Static explorers: the same sliders in the rendered book, with no kernel
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Slider:
+    """One slider of a :class:`StaticExplorer`: a name and the values it steps over.
+
+    Parameters
+    ----------
+    name : str
+        Keyword under which the value is passed to the drawing function.
+    values : sequence
+        The values, in slider order (numbers or strings).
+    initial : object, optional
+        The value shown first; one of ``values``. Default: the first.
+    label : str, optional
+        Text before the slider. Default: ``name``.
+    format : str, default="{}"
+        Format of the value shown beside the slider, e.g. ``"{:.3g}"``.
+
+    Examples
+    --------
+    >>> Slider("c", [0.1, 1.0, 10.0], initial=1.0).initial_index
+    1
+    """
+
+    name: str
+    values: tuple
+    initial: object = None
+    label: str = None
+    format: str = "{}"
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name.isidentifier():
+            raise ValueError(f"name must be a Python identifier, got name={self.name!r}.")
+        values = tuple(self.values)
+        if len(values) == 0:
+            raise ValueError(f"values of slider {self.name!r} must not be empty.")
+        object.__setattr__(self, "values", values)
+        if self.initial is not None and self.initial not in values:
+            raise ValueError(
+                f"initial={self.initial!r} of slider {self.name!r} is not one of its values."
+            )
+
+    @property
+    def initial_index(self):
+        """Position of the initial value (0 if none was given)."""
+        return 0 if self.initial is None else self.values.index(self.initial)
+
+    @property
+    def value_labels(self):
+        """The values as the page shows them."""
+        return [self.format.format(value) for value in self.values]
+
+
+class StaticExplorer:
+    """Sliders over precomputed frames, shown as self-contained HTML.
+
+    The stand-in for an ipywidgets widget where no kernel runs (the HTML
+    book): every combination of the sliders' values is drawn once, by
+    calling ``draw(axes, **values)`` on the axes of one reused matplotlib
+    figure, and stored as a PNG with a palette of at most ``colors``
+    colours. The HTML has an ``<input type="range">`` per slider, the
+    current values, an ``<img>`` and a few lines of plain JavaScript that
+    swap the image; it loads nothing from anywhere. Identical frames are
+    stored once. The output is a pure function of the frames and ``name``:
+    the same run gives byte-identical HTML (element ids are a hash of the
+    content, the PNGs carry no date or software tag).
+
+    The figure is laid out once (constrained layout of the initial setting)
+    and the layout is then frozen: every frame has the same geometry, so the
+    picture does not jump as a slider moves, and drawing is several times
+    faster. Keep tick labels of similar width across frames (e.g. fixed
+    limits) so that none is cut off.
+
+    Parameters
+    ----------
+    draw : callable
+        ``draw(axes, **values)`` draws one setting on ``axes`` (as returned
+        by ``plt.subplots(*subplots)``: one Axes, or an array of them),
+        which the explorer has cleared. It may return a short text, shown
+        under the picture (rounded numbers of that setting), or None.
+    sliders : sequence of Slider
+        The sliders, top to bottom; the frames are their Cartesian product.
+    name : str
+        Short name, used in the element ids and in the image's alt text.
+    subplots : tuple of int, default=(1, 1)
+        Rows and columns of axes.
+    title : str, default="Precomputed (works in the HTML book)"
+        Line printed above the sliders.
+    figsize : tuple of float, default=(8, 3.5)
+        Figure size in inches.
+    dpi : int, default=60
+        Resolution of the frames.
+    colors : int, default=64
+        Colours of each frame's palette (2 to 256); fewer make smaller files.
+    max_frames : int, default=500
+        Refuse larger grids (page weight, and time to draw them).
+
+    Attributes
+    ----------
+    frames_ : list of bytes
+        The distinct PNG images.
+    frame_of_setting_ : ndarray of int
+        For each setting (row-major over the sliders, last slider fastest),
+        the index of its image in ``frames_``.
+    captions_ : list of str
+        The text under the picture for each setting.
+    html_ : str
+        The HTML (also what ``_repr_html_`` returns).
+
+    Examples
+    --------
+    >>> def draw(ax, c):
+    ...     ax.plot([0, 1], [0, c])
+    ...     return f"slope {c}"
+    >>> explorer = StaticExplorer(draw, [Slider("c", [1, 2], initial=2)], name="line",
+    ...                           figsize=(2, 1), dpi=20).render()
+    >>> len(explorer.frames_), explorer.captions_
+    (2, ['slope 1', 'slope 2'])
+    >>> 'type="range"' in explorer.html_ and "http" not in explorer.html_
+    True
+    """
+
+    def __init__(
+        self,
+        draw,
+        sliders,
+        name,
+        subplots=(1, 1),
+        title="Precomputed (works in the HTML book)",
+        figsize=(8, 3.5),
+        dpi=60,
+        colors=64,
+        max_frames=500,
+    ):
+        self.draw = draw
+        self.sliders = sliders
+        self.name = name
+        self.subplots = subplots
+        self.title = title
+        self.figsize = figsize
+        self.dpi = dpi
+        self.colors = colors
+        self.max_frames = max_frames
+
+    def _check(self):
+        if not callable(self.draw):
+            raise TypeError(f"draw must be callable, got {self.draw!r}.")
+        sliders = list(self.sliders)
+        if not sliders or not all(isinstance(slider, Slider) for slider in sliders):
+            raise TypeError("sliders must be a non-empty sequence of Slider.")
+        names = [slider.name for slider in sliders]
+        if len(set(names)) != len(names):
+            raise ValueError(f"slider names must be distinct, got {names}.")
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise ValueError(f"name must be a non-empty string, got name={self.name!r}.")
+        if len(self.subplots) != 2:
+            raise ValueError(f"subplots must be (rows, columns), got subplots={self.subplots!r}.")
+        for value, what in zip(self.subplots, ("rows", "columns")):
+            check_int(value, f"subplots {what}", minimum=1)
+        check_int(self.dpi, "dpi", minimum=10)
+        colors = check_int(self.colors, "colors", minimum=2)
+        if colors > 256:
+            raise ValueError(f"colors must be at most 256, got colors={colors}.")
+        n_frames = int(np.prod([len(slider.values) for slider in sliders]))
+        if n_frames > check_int(self.max_frames, "max_frames", minimum=1):
+            raise ValueError(
+                f"the sliders make {n_frames} frames, more than max_frames={self.max_frames}."
+            )
+        return sliders
+
+    def render(self):
+        """Draw every frame and build the HTML.
+
+        Returns
+        -------
+        self : StaticExplorer
+        """
+        import itertools
+
+        import matplotlib.pyplot as plt
+
+        sliders = self._check()
+        names = [slider.name for slider in sliders]
+        settings = list(itertools.product(*(slider.values for slider in sliders)))
+        initial = tuple(slider.values[slider.initial_index] for slider in sliders)
+        frames, frame_index, frame_of_setting, captions = [], {}, [], []
+        fig, axes = plt.subplots(
+            *self.subplots, figsize=self.figsize, dpi=self.dpi, layout="constrained"
+        )
+        try:
+            # lay the figure out for the initial setting, then freeze the layout
+            self.draw(axes, **dict(zip(names, initial)))
+            fig.canvas.draw()
+            fig.set_layout_engine("none")
+            for setting in settings:
+                for ax in fig.axes:
+                    ax.clear()
+                caption = self.draw(axes, **dict(zip(names, setting)))
+                png = _figure_to_png(fig, self.colors)
+                if png not in frame_index:
+                    frame_index[png] = len(frames)
+                    frames.append(png)
+                frame_of_setting.append(frame_index[png])
+                captions.append("" if caption is None else str(caption))
+        finally:
+            plt.close(fig)
+        self.frames_ = frames
+        self.frame_of_setting_ = np.array(frame_of_setting)
+        self.captions_ = captions
+        self.html_ = _explorer_html(self, sliders)
+        return self
+
+    @property
+    def n_settings(self):
+        """Number of slider settings (the product of the slider lengths)."""
+        return int(np.prod([len(slider.values) for slider in self.sliders]))
+
+    def summary(self):
+        """One line: settings, distinct frames and the size of the HTML.
+
+        Returns
+        -------
+        str
+        """
+        html = self.html_ if hasattr(self, "html_") else self.render().html_
+        return (
+            f"static explorer {self.name!r}: {self.n_settings} settings, "
+            f"{len(self.frames_)} distinct frames, {len(html.encode()) / 1e6:.2f} MB of HTML"
+        )
+
+    def __repr__(self):
+        return f"StaticExplorer(name={self.name!r}, settings={self.n_settings})"
+
+    def _repr_html_(self):
+        if not hasattr(self, "html_"):
+            self.render()
+        return self.html_
+
+
+def _figure_to_png(fig, colors):
+    """The figure as palette PNG bytes: deterministic (no date, no software tag)."""
+    import io
+
+    from PIL import Image
+
+    fig.canvas.draw()
+    rgb = Image.fromarray(np.asarray(fig.canvas.buffer_rgba())[..., :3])
+    image = rgb.quantize(colors=colors, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=True)
+    return buffer.getvalue()
+
+
+_EXPLORER_SCRIPT = """(function () {
+  var root = document.getElementById("%(uid)s");
+  var data = %(data)s;
+  var inputs = root.querySelectorAll("input[type=range]");
+  var shown = root.querySelectorAll("output");
+  var image = root.querySelector("img");
+  var caption = root.querySelector(".kpca-explorer-caption");
+  function update() {
+    var setting = 0;
+    for (var i = 0; i < inputs.length; i++) {
+      var position = parseInt(inputs[i].value, 10);
+      setting = setting * data.sizes[i] + position;
+      shown[i].textContent = data.labels[i][position];
+    }
+    image.src = "data:image/png;base64," + data.frames[data.frame[setting]];
+    caption.textContent = data.captions[setting];
+  }
+  for (var i = 0; i < inputs.length; i++) {
+    inputs[i].addEventListener("input", update);
+  }
+  update();
+})();"""
+
+
+def _explorer_html(explorer, sliders):
+    """Self-contained HTML of a rendered explorer (no external resource)."""
+    import base64
+    import hashlib
+    import html
+    import json
+    import re
+
+    data = {
+        "sizes": [len(slider.values) for slider in sliders],
+        "labels": [slider.value_labels for slider in sliders],
+        "frame": explorer.frame_of_setting_.tolist(),
+        "captions": explorer.captions_,
+        "frames": [base64.b64encode(png).decode("ascii") for png in explorer.frames_],
+    }
+    payload = json.dumps(data, separators=(",", ":"), sort_keys=True)
+    slug = re.sub(r"[^a-z0-9]+", "-", explorer.name.lower()).strip("-") or "explorer"
+    digest = hashlib.sha1((explorer.name + payload).encode()).hexdigest()[:10]
+    uid = f"kpca-explorer-{slug}-{digest}"
+
+    initial = 0
+    for slider in sliders:
+        initial = initial * len(slider.values) + slider.initial_index
+    rows = []
+    for i, slider in enumerate(sliders):
+        label = html.escape(slider.label or slider.name)
+        rows.append(
+            f'<div style="margin:2px 0"><label for="{uid}-{i}" '
+            f'style="display:inline-block;min-width:9em">{label}</label> '
+            f'<input type="range" id="{uid}-{i}" min="0" max="{len(slider.values) - 1}" '
+            f'step="1" value="{slider.initial_index}" style="vertical-align:middle;width:14em"> '
+            f"<output>{html.escape(slider.value_labels[slider.initial_index])}</output></div>"
+        )
+    first_frame = data["frames"][data["frame"][initial]]
+    script = _EXPLORER_SCRIPT % {"uid": uid, "data": payload.replace("</", "<\\/")}
+    return (
+        f'<div id="{uid}" class="kpca-explorer tex2jax_ignore mathjax_ignore" '
+        f'style="border:1px solid #ccc;border-radius:4px;padding:6px;margin:4px 0">'
+        f'<div style="font-weight:bold;margin-bottom:4px">{html.escape(explorer.title)}</div>'
+        + "".join(rows)
+        + f'<img alt="{html.escape(explorer.name)}: precomputed frame" '
+        f'src="data:image/png;base64,{first_frame}" style="max-width:100%;display:block">'
+        f'<div class="kpca-explorer-caption" style="font-family:monospace;white-space:pre-wrap">'
+        f"{html.escape(explorer.captions_[initial])}</div>"
+        f"<script>{script}</script></div>"
+    )

@@ -1,0 +1,48 @@
+"""Sphinx extension of this book: pages that load without errors, math everywhere.
+
+Three small fixes of the HTML that Jupyter Book 1.x (Sphinx 7.4,
+pydata-sphinx-theme) writes, found by ``tests/test_book_in_browser.py``:
+
+- Sphinx 7.4 registers an inline script that an extension adds after the
+  builder has started (sphinx-thebe's ``const THEBE_JS_URL = ...``,
+  sphinx-togglebutton's selector) twice, once with the file name None and
+  once with ''. Every page then declares ``THEBE_JS_URL`` twice and the
+  browser reports a SyntaxError. We keep each script once.
+- Sphinx loads MathJax only on pages with math in their body, but chapter
+  titles with math (the Gram trick's ``d >> n``) are in every page's
+  navigation: without MathJax they show as raw TeX. MathJax goes on every page.
+- With no ``default_mode``, the theme's script logs "Got invalid theme
+  mode" on a reader's first visit and falls back to "auto"; we say "auto".
+"""
+
+
+def drop_duplicate_scripts(app, pagename, templatename, context, doctree):
+    """Keep the first of each (file, priority, attributes) in the page's scripts."""
+    scripts = context.get("script_files")
+    if not isinstance(scripts, list):
+        return
+    seen, unique = set(), []
+    for script in scripts:
+        attributes = getattr(script, "attributes", {})
+        key = (
+            getattr(script, "filename", script) or "",
+            getattr(script, "priority", None),
+            tuple(sorted((name, str(value)) for name, value in attributes.items())),
+        )
+        if key not in seen:
+            seen.add(key)
+            unique.append(script)
+    scripts[:] = unique
+
+
+def default_colour_mode(app, config):
+    context = dict(config.html_context or {})
+    context.setdefault("default_mode", "auto")
+    config.html_context = context
+
+
+def setup(app):
+    app.set_html_assets_policy("always")
+    app.connect("config-inited", default_colour_mode)
+    app.connect("html-page-context", drop_duplicate_scripts)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,251 @@
+"""The built book in a real browser: offline, math rendered, figures loaded, sliders working.
+
+The book is built into a temporary directory from the notebooks *as committed*
+(execution switched off by a copy of ``_config.yml``): the same test run
+re-executes every notebook with nbval and compares it with those committed
+outputs, so executing them a second time here would add a minute and check
+nothing new. The build keeps ``-W --keep-going`` (any Sphinx warning fails).
+
+Every page is then served on 127.0.0.1 by a local ``http.server`` thread and
+opened in headless Chromium (Debian's ``chromium``, driven by Playwright's
+Python package; no browser is ever downloaded). A request to any other host
+is blocked and fails the test. A screenshot of the de-noising explorer is
+saved to ``_build/screenshots/denoising_explorer.png``.
+"""
+
+import functools
+import os
+import re
+import subprocess
+import sys
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = Path(os.environ.get("KPCA_CHROMIUM", "/usr/bin/chromium"))
+SCREENSHOT = ROOT / "_build" / "screenshots" / "denoising_explorer.png"
+EXPLORER_PAGE = "chapters/05_preimages_denoising.html"
+# no background traffic of the browser itself (updates, sync, QUIC probes)
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+if not CHROMIUM.exists():
+    pytest.skip(
+        f"no Chromium at {CHROMIUM}: install it with `apt-get install chromium` "
+        "(Debian/Ubuntu; or point KPCA_CHROMIUM at a Chromium binary) to run the browser test",
+        allow_module_level=True,
+    )
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="playwright is missing: pip install -r requirements.txt"
+)
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory):
+    """The book built from the committed notebooks; the path of its HTML."""
+    out = tmp_path_factory.mktemp("book")
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    config["execute"]["execute_notebooks"] = "off"
+    # jupyter-book resolves local extensions against the config file's folder
+    local = config["sphinx"].get("local_extensions") or {}
+    for extension, path in local.items():
+        local[extension] = str((ROOT / path).resolve())
+    config_path = out / "_config.yml"
+    config_path.write_text(yaml.safe_dump(config))
+    jupyter_book = Path(sys.executable).parent / "jupyter-book"
+    command = [str(jupyter_book), "build", str(ROOT), "--path-output", str(out),
+               "--config", str(config_path), "-W", "--keep-going"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return out / "_build" / "html"
+
+
+@pytest.fixture(scope="module")
+def server(book):
+    """Base URL of a local HTTP server of the book."""
+
+    class QuietHandler(SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=book))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser_context(tmp_path_factory):
+    """A Chromium context with a fresh profile that records and blocks foreign requests."""
+    with sync_api.sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")),
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=CHROMIUM_ARGS,
+            viewport={"width": 1280, "height": 900},
+        )
+        context.foreign_requests = []
+
+        def only_local(route):
+            url = route.request.url
+            if urlsplit(url).scheme in ("data", "blob", "about") or urlsplit(url).hostname == "127.0.0.1":
+                route.continue_()
+            else:
+                context.foreign_requests.append(url)
+                route.abort()
+
+        context.route("**/*", only_local)
+        yield context
+        context.close()
+
+
+def book_pages(book):
+    pages = sorted(p.relative_to(book).as_posix() for p in book.rglob("*.html"))
+    # theme templates copied into _static are not pages
+    return [page for page in pages if not page.startswith(("_static/", "_sources/"))]
+
+
+def open_page(context, url):
+    """Open url; return the page and the problems seen while loading it."""
+    page = context.new_page()
+    problems = []
+    page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.on("requestfailed", lambda r: problems.append(f"failed: {r.url} {r.failure}"))
+    page.on("response", lambda r: r.status >= 400 and problems.append(f"HTTP {r.status}: {r.url}"))
+    page.goto(url, wait_until="load")
+    if page.locator("script[src*='mathjax']").count():
+        page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+        page.evaluate("() => MathJax.startup.promise")
+    return page, problems
+
+
+# text outside code, where no TeX source may be left (navigation included)
+VISIBLE_PROSE = """() => {
+  const copy = document.body.cloneNode(true);
+  copy.querySelectorAll('pre, code, script, style, mjx-container, .kpca-explorer').forEach(e => e.remove());
+  return copy.textContent;
+}"""
+
+BROKEN_IMAGES = """() => Array.from(document.images)
+  .filter(img => !(img.complete && img.naturalWidth > 0))
+  .map(img => img.src.slice(0, 80))"""
+
+
+def test_every_page_renders_offline_with_math_figures_and_no_errors(book, server, browser_context):
+    pages = book_pages(book)
+    assert EXPLORER_PAGE in pages and "intro.html" in pages
+    # index.html only redirects (meta refresh) to intro.html, which is checked itself
+    page, problems = open_page(browser_context, server + "index.html")
+    page.wait_for_url("**/intro.html")
+    page.close()
+    report = {"index.html": problems} if problems else {}
+    n_math = 0
+    for name in pages:
+        if name == "index.html":
+            continue
+        page, problems = open_page(browser_context, server + name)
+        broken = page.evaluate(BROKEN_IMAGES)
+        problems += [f"image not loaded: {src}" for src in broken]
+        has_mathjax = page.locator("script[src*='mathjax']").count() > 0
+        if has_mathjax:
+            rendered = page.locator("mjx-container").count()
+            n_math += rendered
+            if rendered == 0:
+                problems.append("MathJax loaded but rendered nothing")
+            if page.locator("mjx-merror").count():
+                problems.append("MathJax error (mjx-merror) on the page")
+            prose = page.evaluate(VISIBLE_PROSE)
+            for raw in ("$$", "\\[", "\\(", "\\begin{"):
+                if raw in prose:
+                    problems.append(f"raw TeX {raw!r} left in the text")
+        if problems:
+            report[name] = problems
+        page.close()
+    assert not report, report
+    assert not browser_context.foreign_requests, browser_context.foreign_requests
+    assert n_math > 100  # the chapters are full of equations
+
+
+def test_scripts_styles_and_fonts_come_from_the_book(book):
+    # sphinx-thebe names unpkg.com in an inline script, but fetches it only when
+    # a reader presses its "live code" button, which this book does not show
+    external = re.compile(r"""(?:<script[^>]*\ssrc|<link[^>]*\shref|<img[^>]*\ssrc)=["'](?:https?:)?//""")
+    for html in sorted(book.rglob("*.html")):
+        text = html.read_text()
+        assert not external.search(text), (html.name, external.search(text).group(0))
+    for name in book_pages(book):
+        if name == "index.html":
+            continue  # a redirect to intro.html
+        # MathJax on every page: chapter titles with math are in every page's navigation
+        depth = "../" * name.count("/")
+        assert f'src="{depth}_static/mathjax/tex-chtml.js"' in (book / name).read_text(), name
+    for css in book.rglob("*.css"):
+        assert not re.search(r"""(?:@import|url\()\s*["']?(?:https?:)?//""", css.read_text()), css
+    assert (book / "_static" / "mathjax" / "output" / "chtml" / "fonts" / "woff-v2").is_dir()
+
+
+def move(page, slider):
+    """Move a range input with the keyboard, as a reader would: to its end, or its start."""
+    slider.focus()
+    at_end = slider.evaluate("s => s.value === s.max")
+    page.keyboard.press("Home" if at_end else "End")
+
+
+def test_every_denoising_explorer_slider_changes_the_picture(server, browser_context):
+    page, problems = open_page(browser_context, server + EXPLORER_PAGE)
+    explorers = page.locator(".kpca-explorer")
+    assert explorers.count() == 1
+    explorer = explorers.first
+    image = explorer.locator("img")
+    sliders = explorer.locator("input[type=range]")
+    assert sliders.count() == 4  # noise, width, components, iterations
+    for i in range(sliders.count()):
+        shown = explorer.locator("output").nth(i)
+        before_src, before_value = image.get_attribute("src"), shown.text_content()
+        move(page, sliders.nth(i))
+        assert image.get_attribute("src") != before_src, f"slider {i} did not change the picture"
+        assert shown.text_content() != before_value, f"slider {i} did not change its label"
+        assert image.evaluate("img => img.complete && img.naturalWidth > 0")
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    explorer.evaluate("el => el.scrollIntoView({block: 'center'})")
+    page.screenshot(path=str(SCREENSHOT))
+    assert SCREENSHOT.stat().st_size > 10_000
+    assert not problems, problems
+    assert not browser_context.foreign_requests, browser_context.foreign_requests
+    page.close()
+
+
+@pytest.mark.parametrize(
+    "name, n_sliders",
+    [("chapters/03_kernels.html", 1), ("chapters/04_kernel_pca.html", 2),
+     ("chapters/A_sparse_pca.html", 2)],
+)
+def test_explorers_of_the_other_chapters_respond_to_their_sliders(server, browser_context, name,
+                                                                   n_sliders):
+    page, problems = open_page(browser_context, server + name)
+    explorer = page.locator(".kpca-explorer").first
+    sliders = explorer.locator("input[type=range]")
+    assert sliders.count() == n_sliders
+    for i in range(n_sliders):
+        before = explorer.locator("img").get_attribute("src")
+        move(page, sliders.nth(i))
+        assert explorer.locator("img").get_attribute("src") != before, f"slider {i}"
+    assert not problems, problems
+    page.close()
