@@ -204,18 +204,30 @@ def gaussian_fixed_point(
 
     gamma_l1 = np.abs(gamma).sum(axis=1)
     X_fit_and_ones = np.hstack([X_fit, np.ones((n, 1))])
-    # -||z - x_i||^2 / c = (2 z.x_i - ||x_i||^2) / c - ||z||^2 / c. The last
-    # term is the same for every i, so it cancels from the ratio; so does any
-    # per-point constant, and subtracting the largest exponent keeps exp from
-    # underflowing to 0 for every i when z is far from the data
-    X_fit_scaled = X_fit * (2.0 / c)
-    X_fit_sq_norms_scaled = np.einsum("ij,ij->i", X_fit, X_fit) / c
+    # the exponent -||z - x_i||^2 / c = (2 z.x_i - ||x_i||^2 - ||z||^2) / c
+    # comes from one matrix product, [z, 1, ||z||^2] . [2 x_i, -||x_i||^2, -1] / c
+    X_fit_augmented = np.hstack(
+        [2.0 * X_fit, -np.einsum("ij,ij->i", X_fit, X_fit)[:, np.newaxis], -np.ones((n, 1))]
+    ) / c
 
-    def kernel_up_to_row_scale(Z_rows):
-        exponent = Z_rows @ X_fit_scaled.T
-        exponent -= X_fit_sq_norms_scaled
-        exponent -= exponent.max(axis=1, keepdims=True)
-        return np.exp(exponent, out=exponent)
+    def exponents(Z_rows):
+        squared_norms = np.einsum("ij,ij->i", Z_rows, Z_rows)[:, np.newaxis]
+        Z_augmented = np.hstack([Z_rows, np.ones_like(squared_norms), squared_norms])
+        return Z_augmented @ X_fit_augmented.T
+
+    def weights(Z_rows, gamma_rows, rescale):
+        """w_i = gamma_i k(z, x_i); with rescale, up to a factor per row.
+
+        The kernel values of a point enter only through the ratio, so any
+        factor per row cancels. Rescaling makes the largest value 1: a z far
+        from the data then keeps its weights instead of underflowing to 0.
+        """
+        exponent = exponents(Z_rows)
+        if rescale:
+            exponent -= exponent.max(axis=1, keepdims=True)
+        W = np.exp(exponent, out=exponent)
+        W *= gamma_rows
+        return W
 
     Z = Z0.copy()
     start = Z0.copy()
@@ -238,16 +250,20 @@ def gaussian_fixed_point(
             break
         # while every point is active, use the arrays as they are, uncopied
         rows = slice(None) if idx.size == m else idx
-        W = kernel_up_to_row_scale(Z[rows])
-        W *= gamma[rows]  # w_i = gamma_i k(z, x_i), up to the row's factor
+        gamma_rows = gamma[rows]
+        W = weights(Z[rows], gamma_rows, rescale=False)
         # one product gives the numerators and, in the last column, the denominators
         products = W @ X_fit_and_ones
         denominator = products[:, -1]
-        # k <= 1 here, so sum_i |w_i| <= ||gamma||_1: only rows under that
-        # cheap bound can have vanished, and only they need the exact sum
+        # k <= 1, so sum_i |w_i| <= ||gamma||_1: only rows under that cheap
+        # bound can have vanished (or underflowed), and only they are redone,
+        # rescaled, for the exact test
         vanished = np.abs(denominator) <= 1e-12 * gamma_l1[rows]
         if vanished.any():
-            vanished[vanished] = np.abs(denominator[vanished]) <= 1e-12 * np.abs(W[vanished]).sum(axis=1)
+            suspects = np.flatnonzero(vanished)
+            W = weights(Z[idx[suspects]], gamma_rows[suspects], rescale=True)
+            products[suspects] = W @ X_fit_and_ones
+            vanished[suspects] = np.abs(denominator[suspects]) <= 1e-12 * np.abs(W).sum(axis=1)
 
         moving = idx
         if vanished.any():
