@@ -357,10 +357,11 @@ class DenoisingExplorer:
     ----------
     n_features : int, default=2
         Input dimension d of the toy data.
-    n_test_per_cluster : int, default=10
-        Test points de-noised per cluster. The toy of Mika et al. has 33;
-        10 (110 points) keeps a slider move under 50 ms at 30 iterations.
-        The training set (100 per cluster) is the toy's whatever this is.
+    n_test_per_cluster : int, default=33
+        Test points de-noised per cluster: 33 (363 points) as in the toy of
+        Mika et al. A slider move stays under 50 ms at 30 iterations (see
+        ``benchmarks/bench_interactive.py``). The training set (100 per
+        cluster) is always the toy's.
     max_components : int, default=9
         Components fitted per (sigma, c); the largest q :meth:`compute`
         accepts.
@@ -386,13 +387,13 @@ class DenoisingExplorer:
     >>> explorer.n_fits_
     1
     >>> state.Z_kernel.shape
-    (110, 2)
+    (363, 2)
     """
 
     def __init__(
         self,
         n_features=2,
-        n_test_per_cluster=10,
+        n_test_per_cluster=33,
         max_components=9,
         n_starts=6,
         cache_size=16,

@@ -20,7 +20,7 @@ def explorer():
 @pytest.fixture(scope="module")
 def direct():
     """The same computation written out with the library's public API."""
-    data = datasets.denoising_toy(sigma=SIGMA, n_test_per_cluster=10, random_state=0)
+    data = datasets.denoising_toy(sigma=SIGMA, random_state=0)
     kpca = KernelPCA(n_components=4, kernel=Gaussian(c=C)).fit(data.X_train)
     return data, kpca
 
