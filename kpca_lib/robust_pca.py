@@ -30,6 +30,7 @@ from scipy.linalg import qr, svd
 from scipy.sparse.linalg import svds
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_array
+from threadpoolctl import threadpool_limits
 
 from ._validation import check_int, check_real
 from .proximal import soft_threshold
@@ -134,13 +135,14 @@ def robust_pca(M, lam=None, *, tol=1e-7, max_iter=500, rho=1.5, svd_method="auto
         Growth factor of the penalty ``mu``, ``> 1``.
     svd_method : {"auto", "full", "partial"}, default="auto"
         How the singular value thresholding is computed. ``"full"`` takes a
-        full SVD every sweep. ``"partial"`` computes only the ``k`` largest
-        singular triplets (Lanczos, PROPACK) with ``k`` predicted from the
-        previous rank, and retries with a full SVD whenever the ``k``-th
-        singular value is still above the threshold, so the result is the
-        same as with a full SVD. ``"auto"`` is ``"partial"`` when
-        ``min(n1, n2) >= 100`` and ``"full"`` otherwise (for small matrices
-        the full SVD is faster).
+        full SVD every sweep. ``"partial"`` computes only a block of the
+        largest singular triplets, of width the previous rank plus a margin,
+        by subspace iteration started from the previous sweep's right
+        singular vectors, and takes a full SVD whenever that block does not
+        reach below the threshold or its triplets are not accurate to
+        ``1e-10`` relative, so the result is the same as with a full SVD.
+        ``"auto"`` is ``"partial"`` when ``min(n1, n2) >= 100`` and
+        ``"full"`` otherwise (for small matrices the full SVD is faster).
 
     Returns
     -------
@@ -186,30 +188,34 @@ def robust_pca(M, lam=None, *, tol=1e-7, max_iter=500, rho=1.5, svd_method="auto
     V = None  # right singular vectors of the last sweep, for warm starts
     history = []
     converged = False
-    for n_iter in range(1, max_iter + 1):
-        A = M - S + Y / mu
-        step = None
-        if svd_method == "partial" and V is not None:
-            step = _partial_svt(A, 1.0 / mu, V)
-        if step is None:
-            U, sigma, Vt = svd(A, full_matrices=False)
-            rank = int(np.count_nonzero(sigma > 1.0 / mu))
-            L = (U[:, :rank] * (sigma[:rank] - 1.0 / mu)) @ Vt[:rank]
-            V_all = Vt.T
-        else:
-            L, rank, V_all = step
-        # the next block: the rank plus a margin, if this sweep computed that many
-        width = rank + _BLOCK_MARGIN
-        use_partial = svd_method == "partial" and width <= n_small // 4
-        V = V_all[:, :width] if use_partial and V_all.shape[1] >= width else None
-        S = soft_threshold(M - L + Y / mu, lam / mu)
-        Z = M - L - S
-        Y += mu * Z
-        mu = min(mu * rho, mu_max)
-        history.append(np.linalg.norm(Z) / norm_M)
-        if history[-1] <= tol:
-            converged = True
-            break
+    # one BLAS thread: on the 2-core machines this book targets, threaded
+    # LAPACK made every sweep about twice slower at n = 200 to 1000
+    # (measured by benchmarks/bench_robust_pca.py)
+    with threadpool_limits(limits=1, user_api="blas"):
+        for n_iter in range(1, max_iter + 1):
+            A = M - S + Y / mu
+            step = None
+            if svd_method == "partial" and V is not None:
+                step = _partial_svt(A, 1.0 / mu, V)
+            if step is None:
+                U, sigma, Vt = svd(A, full_matrices=False)
+                rank = int(np.count_nonzero(sigma > 1.0 / mu))
+                L = (U[:, :rank] * (sigma[:rank] - 1.0 / mu)) @ Vt[:rank]
+                V_all = Vt.T
+            else:
+                L, rank, V_all = step
+            # the next block: the rank plus a margin, if this sweep computed that many
+            width = rank + _BLOCK_MARGIN
+            use_partial = svd_method == "partial" and width <= n_small // 4
+            V = V_all[:, :width] if use_partial and V_all.shape[1] >= width else None
+            S = soft_threshold(M - L + Y / mu, lam / mu)
+            Z = M - L - S
+            Y += mu * Z
+            mu = min(mu * rho, mu_max)
+            history.append(np.linalg.norm(Z) / norm_M)
+            if history[-1] <= tol:
+                converged = True
+                break
     if not converged:
         warnings.warn(
             f"robust_pca did not converge in max_iter={max_iter} sweeps: the relative "
