@@ -64,30 +64,3 @@ def check_real(value, name, *, minimum=None, strict=False):
         relation = ">" if strict else ">="
         raise ValueError(f"{name} must be {relation} {minimum}, got {name}={value!r}.")
     return float(value)
-
-
-def numerical_rank(eigenvalues, size, scale=None):
-    """Number of eigenvalues that are not round-off of a zero.
-
-    Parameters
-    ----------
-    eigenvalues : ndarray of shape (m,)
-        Eigenvalues of a PSD matrix, in descending order.
-    size : int
-        The matrix size, which scales the round-off.
-    scale : float or None, default=None
-        Size of the entries the matrix was computed from: a centred kernel
-        matrix carries the round-off of the uncentred one. ``None`` means
-        the largest eigenvalue.
-
-    Returns
-    -------
-    int
-        How many eigenvalues exceed ``size * eps * scale``.
-    """
-    if eigenvalues.size == 0 or eigenvalues[0] <= 0:
-        return 0
-    if scale is None:
-        scale = eigenvalues[0]
-    threshold = size * np.finfo(np.float64).eps * scale
-    return int(np.count_nonzero(eigenvalues > threshold))

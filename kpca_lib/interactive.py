@@ -222,11 +222,13 @@ def rings_components(c, n_components, n_grid=50, random_state=0):
         raise ValueError(f"n_components must be at most 20, got n_components={q}.")
     n_grid = check_int(n_grid, "n_grid", minimum=2)
     X, y = datasets.concentric_rings(100, noise=0.1, random_state=random_state)
-    kpca = KernelPCA(n_components=max(q, 2), kernel=Gaussian(c=c)).fit(X)
-    Z = kpca.alphas_ * kpca.eigenvalues_  # projections of the training points
-    # the trace of the centred kernel matrix is the total variance (times n)
-    K_centred = kpca.centerer_.transform(kpca.kernel(X))
-    explained = float(kpca.eigenvalues_[:q].sum() / np.trace(K_centred))
+    kpca = KernelPCA(n_components=max(q, 2), kernel=Gaussian(c=c))
+    Z = kpca.fit_transform(X)  # projections of the training points
+    # the trace of the centred kernel matrix is the total variance (times n):
+    # (K_c)_ii = k(x_i, x_i) - 2 mean_j K_ij + mean(K), with k(x, x) = 1 here,
+    # so trace(K_c) = n (1 - mean(K)), from the centring's stored mean
+    total = X.shape[0] * (1.0 - kpca.centerer_.K_fit_all_)
+    explained = float(kpca.eigenvalues_[:q].sum() / total)
 
     edge = np.abs(X).max() * 1.1
     axis = np.linspace(-edge, edge, n_grid)

@@ -17,7 +17,7 @@ training means (``sklearn.preprocessing.KernelCenterer``).
 import warnings
 
 import numpy as np
-from scipy.linalg import eigh, eigvalsh
+from scipy.linalg import eigvalsh
 from scipy.linalg.blas import dsymv
 from scipy.sparse.linalg import LinearOperator, eigsh
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
@@ -26,7 +26,8 @@ from sklearn.utils.extmath import svd_flip
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import preimage
-from ._validation import check_n_components, numerical_rank
+from ._linalg import numerical_rank, top_eigh
+from ._validation import check_n_components
 from .kernels import Gaussian, NotPSDWarning
 
 __all__ = ["KernelPCA"]
@@ -53,10 +54,9 @@ def _top_eigenpairs(K_c, q, solver):
         # vector, which lies in the null space of a centred kernel
         v0 = np.random.default_rng(0).uniform(-1.0, 1.0, n)
         eigenvalues, eigenvectors = eigsh(operator, k=q, which="LA", v0=v0)
-    else:
-        eigenvalues, eigenvectors = eigh(K_c, subset_by_index=[n - q, n - 1])
-    order = np.argsort(eigenvalues)[::-1]
-    return eigenvalues[order], eigenvectors[:, order]
+        order = np.argsort(eigenvalues)[::-1]
+        return eigenvalues[order], eigenvectors[:, order]
+    return top_eigh(K_c, q)
 
 
 class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):

@@ -16,23 +16,16 @@ to build K, far cheaper when d >> n.
 """
 
 import numpy as np
-from scipy.linalg import eigh
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.extmath import svd_flip
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import check_n_components, numerical_rank
+from ._linalg import numerical_rank, top_eigh
+from ._validation import check_n_components
 
 __all__ = ["PCA"]
 
 _METHODS = ("auto", "covariance", "gram")
-
-
-def _top_eigh(A, q):
-    """The q largest eigenpairs of the symmetric matrix A, in descending order."""
-    m = A.shape[0]
-    eigenvalues, eigenvectors = eigh(A, subset_by_index=[m - q, m - 1])
-    return eigenvalues[::-1], eigenvectors[:, ::-1]
 
 
 class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -115,9 +108,9 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.mean_ = X.mean(axis=0)
         X_c = X - self.mean_
         if method == "covariance":
-            lambdas, W = _top_eigh(X_c.T @ X_c / n, q)
+            lambdas, W = top_eigh(X_c.T @ X_c / n, q)
         else:
-            n_lambdas, betas = _top_eigh(X_c @ X_c.T, q)
+            n_lambdas, betas = top_eigh(X_c @ X_c.T, q)
             lambdas = n_lambdas / n
         rank = numerical_rank(lambdas, max(n, d))
         if self.n_components is None:

@@ -215,7 +215,8 @@ class SparsePCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
 
         norms = np.linalg.norm(D, axis=0)
         components = (D / np.where(norms > 0, norms, 1.0)).T
-        # deterministic signs: the largest entry of each row is positive
+        # deterministic signs: the largest entry of each row is positive (as
+        # svd_flip, which would also zero the codes of an all-zero component)
         largest = components[np.arange(q), np.argmax(np.abs(components), axis=1)]
         signs = np.where(largest < 0, -1.0, 1.0)
         self.components_ = components * signs[:, None]
