@@ -1,6 +1,6 @@
 """Response time of the de-noising widget's computing (chapter 5).
 
-A slider move calls ``DenoisingExplorer.compute``. Moving the component
+A slider move calls ``ToyDenoiser.compute``. Moving the component
 count or the iteration count reuses the cached fit for (sigma, c); moving
 sigma or c fits anew. The baseline, measured in the same run, is the
 uncached way: build the data, fit kernel PCA and de-noise for every move.
@@ -17,7 +17,7 @@ import warnings
 from sklearn.exceptions import ConvergenceWarning
 
 from kpca_lib import Gaussian, KernelPCA, datasets
-from kpca_lib.interactive import DenoisingExplorer
+from kpca_lib.explorers import ToyDenoiser
 
 SIGMAS = (0.05, 0.1, 0.2, 0.4, 0.8)
 REPEATS = 5
@@ -57,7 +57,7 @@ def main():
         for max_iter in (10, 30):
             # fresh explorers so that every sigma/c move is a cache miss
             def sigma_moves():
-                explorer = DenoisingExplorer(n_test_per_cluster=n_test, max_components=12)
+                explorer = ToyDenoiser(n_test_per_cluster=n_test, max_components=12)
                 for sigma in SIGMAS:
                     explorer.compute(sigma, c_for(sigma), 4, max_iter)
                 return explorer

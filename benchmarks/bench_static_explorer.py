@@ -1,4 +1,4 @@
-"""Time and weight of the static explorers' frames (kpca_lib.interactive.StaticExplorer).
+"""Time and weight of the static explorers' frames (kpca_lib.explorers.StaticExplorer).
 
 A static explorer draws every slider setting once when the notebook runs. The
 baseline, measured in the same run, is the plain way: a new constrained-layout
@@ -18,7 +18,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from kpca_lib.interactive import DenoisingExplorer, Slider, StaticExplorer  # noqa: E402
+from kpca_lib.explorers import Slider, StaticExplorer, ToyDenoiser  # noqa: E402
 
 SIGMAS = (0.05, 0.1, 0.2, 0.4, 0.8)
 COMPONENTS = (1, 2, 4, 8)
@@ -37,8 +37,8 @@ def draw(axes, state):
 
 
 def main():
-    explorer = DenoisingExplorer(n_features=2, max_components=8)
-    states = {(s, q): explorer.compute(s, 4 * s**2, q, 30) for s in SIGMAS for q in COMPONENTS}
+    denoiser = ToyDenoiser(n_features=2, max_components=8)
+    states = {(s, q): denoiser.compute(s, 4 * s**2, q, 30) for s in SIGMAS for q in COMPONENTS}
 
     start = time.perf_counter()
     sizes = []
@@ -56,7 +56,7 @@ def main():
     static = StaticExplorer(
         lambda axes, sigma, q: draw(axes, states[sigma, q]),
         [Slider("sigma", SIGMAS), Slider("q", COMPONENTS)],
-        name="bench", subplots=(1, 2), figsize=FIGSIZE, dpi=DPI,
+        name="bench", subplots=(1, 2), figsize=FIGSIZE, dpi=DPI, pixel_ratio=1,
     ).render()
     ours = (time.perf_counter() - start) / len(states)
     ours_kb = sum(len(png) for png in static.frames_) / len(static.frames_) / 1e3

@@ -19,7 +19,7 @@ def plot_gram_spectrum(K, eigenvalues, axes, title=None):
         The Gram matrix.
     eigenvalues : ndarray of shape (n,)
         Its eigenvalues, largest first (as returned by
-        :func:`kpca_lib.interactive.gram_spectrum`).
+        :func:`kpca_lib.explorers.gram_spectrum`).
     axes : sequence of two matplotlib Axes
         Where to draw the matrix and the spectrum.
     title : str, optional

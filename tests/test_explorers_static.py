@@ -1,4 +1,4 @@
-"""Tests of the static explorers (kpca_lib.interactive.StaticExplorer), the
+"""Tests of the static explorers (kpca_lib.explorers.StaticExplorer), the
 sliders of the HTML book: frames, their order, and byte-stable HTML."""
 
 import base64
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from kpca_lib.interactive import (
+from kpca_lib.explorers import (
     Slider,
     StaticExplorer,
     gram_spectrum,
@@ -30,7 +30,7 @@ def draw_line(ax, slope, offset):
 
 def line_explorer(**kwargs):
     sliders = [Slider("slope", [-1, 0, 1, 2], initial=1), Slider("offset", [0, 1, 2])]
-    options = dict(name="line", figsize=(2, 1.5), dpi=30)
+    options = dict(name="line", figsize=(2, 1.5), dpi=30, pixel_ratio=1)
     options.update(kwargs)
     return StaticExplorer(draw_line, sliders, **options).render()
 
@@ -159,7 +159,7 @@ def test_invalid_explorer_raises_before_drawing(kwargs, error, match):
 
 def test_gram_spectrum_explorer_reports_the_spectrum_of_each_width():
     X = np.random.default_rng(0).normal(size=(12, 2))
-    explorer = gram_spectrum_explorer(X, c_values=[0.01, 1.0, 100.0], c=1.0, dpi=20)
+    explorer = gram_spectrum_explorer(X, c_values=[0.01, 1.0, 100.0], c=1.0, dpi=20).static()
     for c, caption in zip([0.01, 1.0, 100.0], explorer.captions_):
         _, eigenvalues = gram_spectrum(X, c)
         assert caption == (

@@ -1,4 +1,4 @@
-"""Tests of the de-noising widget's computing (kpca_lib.interactive)."""
+"""Tests of the de-noising widget's computing (kpca_lib.explorers)."""
 
 import warnings
 
@@ -7,14 +7,14 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 
 from kpca_lib import PCA, Gaussian, KernelPCA, datasets
-from kpca_lib.interactive import DenoisingExplorer, mean_squared_distance
+from kpca_lib.explorers import ToyDenoiser, mean_squared_distance
 
 SIGMA, C = 0.1, 0.04  # c = 2 d sigma^2 with d = 2
 
 
 @pytest.fixture(scope="module")
 def explorer():
-    return DenoisingExplorer(max_components=4, n_starts=3)
+    return ToyDenoiser(max_components=4, n_starts=3)
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +53,7 @@ def test_linear_denoising_and_distances(explorer, direct):
 
 
 def test_changing_components_or_iterations_does_not_refit():
-    explorer = DenoisingExplorer(max_components=4, n_starts=2)
+    explorer = ToyDenoiser(max_components=4, n_starts=2)
     explorer.compute(SIGMA, C, n_components=4, max_iter=10)
     model = explorer.fitted(SIGMA, C).kpca
     for q in (1, 2, 3):
@@ -69,7 +69,7 @@ def test_changing_components_or_iterations_does_not_refit():
 
 
 def test_cache_is_bounded():
-    explorer = DenoisingExplorer(max_components=2, n_starts=1, cache_size=2)
+    explorer = ToyDenoiser(max_components=2, n_starts=1, cache_size=2)
     for c in (0.04, 0.08, 0.16):
         explorer.fitted(SIGMA, c)
     explorer.fitted(SIGMA, 0.04)  # dropped as least recently used: fitted again
@@ -125,7 +125,7 @@ def test_rings_components_match_sklearn():
     from sklearn.decomposition import KernelPCA as SklearnKernelPCA
 
     from kpca_lib.datasets import concentric_rings
-    from kpca_lib.interactive import rings_components
+    from kpca_lib.explorers import rings_components
 
     result = rings_components(c=2.0, n_components=3, n_grid=5)
     X, _ = concentric_rings(100, noise=0.1, random_state=0)

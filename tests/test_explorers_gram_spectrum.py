@@ -1,4 +1,4 @@
-"""Tests of kpca_lib.interactive.gram_spectrum, the computing of chapter 3's widget."""
+"""Tests of kpca_lib.explorers.gram_spectrum, the computing of chapter 3's widget."""
 
 import numpy as np
 import pytest
@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from sklearn.metrics.pairwise import rbf_kernel
 
-from kpca_lib.interactive import gram_spectrum
+from kpca_lib.explorers import gram_spectrum
 
 finite_points = arrays(
     np.float64,

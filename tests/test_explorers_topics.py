@@ -1,8 +1,8 @@
-"""Tests of the Appendix A section of kpca_lib.interactive."""
+"""Tests of the Appendix A section of kpca_lib.explorers."""
 
 import numpy as np
 
-from kpca_lib.interactive import sparse_pca_topics
+from kpca_lib.explorers import sparse_pca_topics
 
 
 def test_alpha_zero_is_dense_and_alpha_large_is_empty():

@@ -1,0 +1,393 @@
+"""Chapter 5: de-noising the toy data of Mika et al. as sigma, c, q and the iterations move.
+
+:class:`ToyDenoiser` is the pure computing (parameters -> arrays and
+numbers), with a cache per (sigma, c) so that moving q or the iterations never
+refits; :func:`draw_denoising` draws one :class:`DenoisingState`;
+:func:`denoising_explorer` makes the live and the precomputed explorer from it.
+"""
+
+import functools
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import Bunch, check_random_state
+from threadpoolctl import threadpool_limits
+
+from .. import datasets, preimage
+from .._validation import check_int, check_real
+from ..kernel_pca import KernelPCA
+from ..kernels import Gaussian
+from ..pca import PCA
+from .explorer import Explorer
+from .static import LiveRange, Slider
+
+__all__ = [
+    "mean_squared_distance",
+    "DenoisingState",
+    "ToyDenoiser",
+    "draw_denoising",
+    "denoising_explorer",
+    "SIGMAS",
+]
+
+# the noise levels of Mika et al. (1999), Table 1
+SIGMAS = (0.05, 0.1, 0.2, 0.4, 0.8)
+
+
+def mean_squared_distance(Z, X_clean):
+    """Mean over points of the squared distance between two point sets.
+
+    Parameters
+    ----------
+    Z : array-like of shape (n_points, n_features)
+        De-noised points.
+    X_clean : array-like of shape (n_points, n_features)
+        The true (noise-free) points, row by row.
+
+    Returns
+    -------
+    float
+        ``mean_i ||z_i - x_i||^2``.
+
+    Examples
+    --------
+    >>> mean_squared_distance(np.array([[0.0, 1.0], [2.0, 0.0]]), np.zeros((2, 2)))
+    2.5
+    """
+    Z = np.asarray(Z, dtype=np.float64)
+    X_clean = np.asarray(X_clean, dtype=np.float64)
+    if Z.shape != X_clean.shape:
+        raise ValueError(
+            f"Z and X_clean must have the same shape, got {Z.shape} and {X_clean.shape}."
+        )
+    return float(np.mean(np.sum((Z - X_clean) ** 2, axis=1)))
+
+
+@dataclass
+class DenoisingState:
+    """What the de-noising widget draws for one choice of the sliders.
+
+    Attributes
+    ----------
+    sigma, c : float
+        Noise level of the data and width of the Gaussian kernel.
+    n_components : int
+        Components q used by kernel PCA. Linear PCA keeps
+        ``min(q, d - 1)`` (at least one): keeping all d components would
+        return the noisy points unchanged.
+    max_iter : int
+        Fixed-point iterations at most.
+    X_train, X_test, X_test_clean : ndarray
+        The training points, the noisy test points and their true centres.
+    Z_linear, Z_kernel : ndarray of shape (n_test, n_features)
+        The test points de-noised by linear PCA and by kernel PCA.
+    mse_linear, mse_kernel : float
+        Mean squared distance of each de-noised set to the true centres.
+    ratio : float
+        ``mse_linear / mse_kernel``, the quantity of Table 1 of Mika et al.
+    converged_fraction : float
+        Fraction of kernel PCA pre-images that met the convergence test
+        within ``max_iter`` iterations.
+    trajectory_point : ndarray of shape (n_features,)
+        The noisy test point whose pre-image the convergence plot follows.
+    trajectories : ndarray of shape (max_iter + 1, n_starts, n_features)
+        Iterates ``z_0, z_1, ...`` of that point's pre-image from random
+        starts; a start that has stopped keeps its last value.
+    rho : ndarray of shape (max_iter + 1, n_starts)
+        The objective ``rho(z_t)`` along each trajectory.
+    """
+
+    sigma: float
+    c: float
+    n_components: int
+    max_iter: int
+    X_train: np.ndarray
+    X_test: np.ndarray
+    X_test_clean: np.ndarray
+    Z_linear: np.ndarray
+    Z_kernel: np.ndarray
+    mse_linear: float
+    mse_kernel: float
+    ratio: float
+    converged_fraction: float
+    trajectory_point: np.ndarray
+    trajectories: np.ndarray
+    rho: np.ndarray
+
+
+class ToyDenoiser:
+    """Pure computing of the de-noising widget, with a cache per (sigma, c).
+
+    The data set (:func:`kpca_lib.datasets.denoising_toy`), the kernel PCA
+    fit with ``max_components`` components and the projections of the test
+    points depend only on the noise level sigma and the kernel width c. They
+    are computed once per pair and kept, so that moving the component-count
+    or iteration slider costs only the fixed-point iteration: one fit serves
+    every q through ``gamma_weights(alphas_[:, :q], beta[:, :q])``.
+
+    Parameters
+    ----------
+    n_features : int, default=2
+        Input dimension d of the toy data.
+    n_test_per_cluster : int, default=33
+        Test points de-noised per cluster: 33 (363 points) as in the toy of
+        Mika et al. A slider move stays under 50 ms at 30 iterations (see
+        ``benchmarks/bench_interactive.py``). The training set (100 per
+        cluster) is always the toy's.
+    max_components : int, default=9
+        Components fitted per (sigma, c); the largest q :meth:`compute`
+        accepts.
+    n_starts : int, default=6
+        Random starts of the convergence plot.
+    cache_size : int, default=16
+        (sigma, c) pairs kept; the least recently used is dropped first.
+    random_state : int, default=0
+        Seed of the data and of the random starts.
+    tol : float, default=1e-6
+        Convergence tolerance of the fixed-point iteration.
+
+    Attributes
+    ----------
+    n_fits_ : int
+        How many kernel PCA fits have been computed (cache misses).
+
+    Examples
+    --------
+    >>> denoiser = ToyDenoiser(max_components=4)
+    >>> state = denoiser.compute(sigma=0.1, c=0.04, n_components=4, max_iter=30)
+    >>> state = denoiser.compute(sigma=0.1, c=0.04, n_components=2, max_iter=10)
+    >>> denoiser.n_fits_
+    1
+    >>> state.Z_kernel.shape
+    (363, 2)
+    """
+
+    def __init__(
+        self,
+        n_features=2,
+        n_test_per_cluster=33,
+        max_components=9,
+        n_starts=6,
+        cache_size=16,
+        random_state=0,
+        tol=1e-6,
+    ):
+        self.n_features = check_int(n_features, "n_features", minimum=1)
+        self.n_test_per_cluster = check_int(n_test_per_cluster, "n_test_per_cluster", minimum=1)
+        self.max_components = check_int(max_components, "max_components", minimum=1)
+        self.n_starts = check_int(n_starts, "n_starts", minimum=1)
+        self.cache_size = check_int(cache_size, "cache_size", minimum=1)
+        self.random_state = check_int(random_state, "random_state", minimum=0)
+        self.tol = check_real(tol, "tol", minimum=0)
+        # least recently used (sigma, c) pairs are dropped first
+        self._fit_cached = functools.lru_cache(maxsize=self.cache_size)(self._fit)
+        self.n_fits_ = 0
+
+    def fitted(self, sigma, c):
+        """The data and the fits for one (sigma, c), from the cache if there.
+
+        Returns
+        -------
+        sklearn.utils.Bunch
+            ``data`` (the Bunch of ``denoising_toy``), ``kpca`` (the fitted
+            :class:`~kpca_lib.KernelPCA`), ``beta`` (the projections of the
+            test points on every fitted component), ``linear_Z`` (linear PCA
+            de-noising for q = 1 .. max(d - 1, 1)) and ``starts`` (the
+            random starts of the convergence plot).
+        """
+        sigma = check_real(sigma, "sigma", minimum=0, strict=True)
+        c = check_real(c, "c", minimum=0, strict=True)
+        return self._fit_cached(sigma, c)
+
+    def _fit(self, sigma, c):
+        self.n_fits_ += 1
+        data = datasets.denoising_toy(
+            n_features=self.n_features,
+            sigma=sigma,
+            n_test_per_cluster=self.n_test_per_cluster,
+            random_state=self.random_state,
+        )
+        with threadpool_limits(limits=1, user_api="blas"):
+            # Lanczos: a few components of a 1100 x 1100 matrix, whatever q
+            kpca = KernelPCA(
+                n_components=self.max_components, kernel=Gaussian(c=c), eigen_solver="arpack"
+            )
+            kpca.fit(data.X_train)
+            beta = kpca.transform(data.X_test)
+        pca = PCA(n_components=self.n_features).fit(data.X_train)
+        linear_Z = [
+            _linear_denoise(pca, data.X_test, q) for q in range(1, self._max_linear + 1)
+        ]
+        # starts drawn uniformly over the box that holds the training data
+        rng = check_random_state(self.random_state)
+        low, high = data.X_train.min(axis=0), data.X_train.max(axis=0)
+        starts = rng.uniform(low, high, size=(self.n_starts, self.n_features))
+
+        return Bunch(data=data, kpca=kpca, beta=beta, linear_Z=linear_Z, starts=starts)
+
+    def compute(self, sigma, c, n_components, max_iter):
+        """De-noise the test points for one setting of the sliders.
+
+        Parameters
+        ----------
+        sigma : float
+            Noise level of the toy data, > 0.
+        c : float
+            Gaussian kernel width, > 0.
+        n_components : int
+            Components q, 1 <= q <= ``max_components``.
+        max_iter : int
+            Fixed-point iterations at most, >= 1.
+
+        Returns
+        -------
+        DenoisingState
+            Arrays and numbers for the de-noising plot, the convergence
+            plot and the mean squared distances.
+        """
+        fitted = self.fitted(sigma, c)
+        q = check_int(n_components, "n_components", minimum=1)
+        if q > self.max_components:
+            raise ValueError(
+                f"n_components={q} is larger than max_components={self.max_components}."
+            )
+        max_iter = check_int(max_iter, "max_iter", minimum=1)
+        data, kpca = fitted.data, fitted.kpca
+
+        gamma = preimage.gamma_weights(kpca.alphas_[:, :q], fitted.beta[:, :q])
+        # short runs are the point of the iteration slider: report the
+        # converged fraction instead of the warning. The products here have
+        # an inner dimension of d = 2, where BLAS threads cost more than
+        # they save (measured: 4x slower with two busy cores), hence one.
+        with warnings.catch_warnings(), threadpool_limits(limits=1, user_api="blas"):
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            result = preimage.gaussian_fixed_point(
+                kpca.X_fit_, gamma, kpca.kernel.c, data.X_test, max_iter=max_iter, tol=self.tol
+            )
+            # the convergence plot: the first test point from random starts
+            trajectory = preimage.gaussian_fixed_point(
+                kpca.X_fit_, np.repeat(gamma[:1], self.n_starts, axis=0), kpca.kernel.c,
+                fitted.starts, max_iter=max_iter, tol=self.tol, return_history=True,
+            )
+        trajectories, rho = _pad_history(trajectory.Z_history, trajectory.rho_history, max_iter)
+
+        Z_linear = fitted.linear_Z[min(q, self._max_linear) - 1]
+        mse_linear = mean_squared_distance(Z_linear, data.X_test_clean)
+        mse_kernel = mean_squared_distance(result.Z, data.X_test_clean)
+        return DenoisingState(
+            sigma=float(sigma), c=float(c), n_components=q, max_iter=max_iter,
+            X_train=data.X_train, X_test=data.X_test, X_test_clean=data.X_test_clean,
+            Z_linear=Z_linear, Z_kernel=result.Z, mse_linear=mse_linear, mse_kernel=mse_kernel,
+            ratio=mse_linear / mse_kernel if mse_kernel > 0 else np.inf,
+            converged_fraction=float(np.mean(result.converged)),
+            trajectory_point=data.X_test[0], trajectories=trajectories, rho=rho,
+        )
+
+    @property
+    def _max_linear(self):
+        """Linear components at most: all d would leave the points as they are."""
+        return max(self.n_features - 1, 1)
+
+    def clear_cache(self):
+        """Forget every (sigma, c) fit."""
+        self._fit_cached.cache_clear()
+
+
+def _linear_denoise(pca, X, q):
+    """Project X on the first q principal components and map back."""
+    components = pca.components_[:q]
+    return (X - pca.mean_) @ components.T @ components + pca.mean_
+
+
+def _pad_history(Z_history, rho_history, max_iter):
+    """Repeat the last iterate so that every history has max_iter + 1 rows."""
+    missing = max_iter + 1 - Z_history.shape[0]
+    if missing > 0:
+        Z_history = np.concatenate([Z_history, np.repeat(Z_history[-1:], missing, axis=0)])
+        rho_history = np.concatenate([rho_history, np.repeat(rho_history[-1:], missing, axis=0)])
+    return Z_history, rho_history
+
+
+def draw_denoising(axes, state):
+    """Draw one state of the de-noising: the pre-images, and rho along the trajectories.
+
+    Parameters
+    ----------
+    axes : sequence of two matplotlib Axes
+        The plane (noisy points, linear and kernel PCA pre-images) and the
+        objective rho(z_t) of the random starts.
+    state : DenoisingState
+        What :meth:`ToyDenoiser.compute` returned.
+
+    Returns
+    -------
+    str
+        The mean squared distances and the fraction converged.
+    """
+    ax_points, ax_rho = axes
+    ax_points.scatter(*state.X_test.T, s=4, c="0.7")
+    ax_points.scatter(*state.Z_linear.T, s=5, c="tab:blue")
+    ax_points.scatter(*state.Z_kernel.T, s=5, c="tab:red")
+    ax_points.set(xlim=(-1.8, 1.8), ylim=(-1.8, 1.8), aspect="equal", xticks=[], yticks=[],
+                  title=f"$\\sigma$={state.sigma:.3g}, c={state.c:.3g}, q={state.n_components}, "
+                        f"{state.max_iter} it.")
+    ax_points.set_xlabel(f"MSE linear {state.mse_linear:.4f}, kernel {state.mse_kernel:.4f}\n"
+                         f"converged {state.converged_fraction:.2f}", fontsize=9)
+    ax_rho.plot(state.rho)
+    ax_rho.set(title="$\\rho(z_t)$, random starts", xlabel="iteration t")
+    return (f"MSE linear {state.mse_linear:.4f}, kernel {state.mse_kernel:.4f}, "
+            f"converged {state.converged_fraction:.2f}")
+
+
+def denoising_explorer(
+    denoiser=None,
+    sigma=0.1,
+    c=0.04,
+    n_components=8,
+    max_iter=30,
+    c_values=(0.01, 0.04, 0.16, 0.64),
+    component_values=(1, 2, 4, 8, 12),
+    iteration_values=(2, 30),
+    dpi=60,
+):
+    """The de-noising explorer of chapter 5: live or precomputed, from :func:`draw_denoising`.
+
+    Parameters
+    ----------
+    denoiser : ToyDenoiser or None, default=None
+        The computing (and its cache); ``None`` makes a new one with 12
+        components and 6 random starts.
+    sigma, c, n_components, max_iter : default=0.1, 0.04, 8, 30
+        The initial setting; each one of its slider's values.
+    c_values, component_values, iteration_values : sequence
+        The grids of the precomputed explorer (sigma steps over
+        :data:`SIGMAS`). The live sliders move over finer ranges.
+    dpi : int, default=60
+        Resolution at which the precomputed frames are shown.
+
+    Returns
+    -------
+    Explorer
+    """
+    if denoiser is None:
+        denoiser = ToyDenoiser(n_features=2, max_components=12, n_starts=6)
+    if not isinstance(denoiser, ToyDenoiser):
+        raise TypeError(f"denoiser must be a ToyDenoiser, got {denoiser!r}.")
+    sliders = [
+        Slider("sigma", SIGMAS, initial=sigma, label="noise σ"),
+        Slider("c", c_values, initial=c, label="kernel width c", format="{:.3g}",
+               live=LiveRange(0.001, 10.0, log=True)),
+        Slider("n_components", component_values, initial=n_components, label="components q",
+               live=LiveRange(1, denoiser.max_components, integer=True)),
+        Slider("max_iter", iteration_values, initial=max_iter, label="iterations",
+               live=LiveRange(1, 50, integer=True)),
+    ]
+
+    def draw(axes, sigma, c, n_components, max_iter):
+        return draw_denoising(axes, denoiser.compute(sigma, c, n_components, max_iter))
+
+    # 200 frames: drawn at the resolution they are shown, to keep the page light
+    return Explorer(draw, sliders, name="denoising", subplots=(1, 2), figsize=(9, 4), dpi=dpi,
+                    pixel_ratio=1)

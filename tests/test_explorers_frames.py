@@ -1,0 +1,212 @@
+"""The chapters' explorers, tested where their pictures are made.
+
+nbval compares the explorers' HTML with the embedded frames replaced by a
+placeholder (tests/nbval_sanitize.cfg): the pixels move with the round-off
+of the machine. So the frames are tested here: how many there are, their
+size, that they differ, and that every setting of the sliders maps to the
+frame and caption of that setting. The drawing functions themselves are
+tested against the computations they draw.
+"""
+
+import io
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from matplotlib.collections import PathCollection
+from PIL import Image
+
+from kpca_lib.explorers import (
+    Explorer,
+    LiveRange,
+    Slider,
+    ToyDenoiser,
+    denoising_explorer,
+    draw_denoising,
+    draw_rings,
+    draw_topics,
+    gram_spectrum,
+    gram_spectrum_explorer,
+    rings_components,
+    rings_explorer,
+    sparse_pca_topics,
+    topics_explorer,
+)
+
+
+def frame_size(png):
+    return Image.open(io.BytesIO(png)).size
+
+
+def check_frames(explorer, static):
+    """Count, size and distinctness of the frames of a rendered explorer."""
+    n_settings = int(np.prod([len(slider.values) for slider in explorer.sliders]))
+    assert static.n_settings == n_settings
+    assert len(static.frame_of_setting_) == n_settings
+    assert len(static.captions_) == n_settings
+    # drawn at twice the resolution at which they are shown (sharp on high-DPI screens)
+    width = round(explorer.figsize[0] * explorer.dpi * 2)
+    height = round(explorer.figsize[1] * explorer.dpi * 2)
+    for png in static.frames_:
+        assert frame_size(png) == (width, height)
+    # every setting differs from the others, so every frame does
+    assert len(set(static.frames_)) == len(static.frames_) == n_settings
+    assert f'width="{round(explorer.figsize[0] * explorer.dpi)}"' in static.html_
+
+
+def test_gram_spectrum_frames_map_to_their_widths():
+    X = np.random.default_rng(0).normal(size=(20, 2))
+    widths = [0.01, 0.1, 1.0, 10.0]
+    explorer = gram_spectrum_explorer(X, c=0.1, c_values=widths, dpi=30)
+    static = explorer.static()
+    check_frames(explorer, static)
+    for setting, c in enumerate(widths):
+        _, eigenvalues = gram_spectrum(X, c)
+        assert f"largest eigenvalue {eigenvalues[0]:.3f}" in static.captions_[setting]
+        assert static.captions_[setting].startswith(f"c = {c:.3g}:")
+
+
+def test_rings_frames_map_to_their_width_and_component():
+    widths = [0.5, 10.0]
+    explorer = rings_explorer(c=10.0, n_components=2, c_values=widths, max_components=3, dpi=20)
+    static = explorer.static()
+    check_frames(explorer, static)
+    # row-major: the last slider (q) moves fastest
+    for setting, (c, q) in enumerate([(c, q) for c in widths for q in (1, 2, 3)]):
+        result = rings_components(c, q, n_grid=40)
+        assert static.captions_[setting] == (
+            f"c = {c:.3g}, component {q}: share of the variance {result.explained:.2f}, "
+            f"separation {result.accuracy:.2f}")
+
+
+def test_denoising_frames_map_to_their_setting():
+    denoiser = ToyDenoiser(max_components=4, n_starts=2)
+    explorer = denoising_explorer(denoiser, sigma=0.1, c=0.04, n_components=2, max_iter=5,
+                                  c_values=(0.04, 0.16), component_values=(1, 2),
+                                  iteration_values=(5,), dpi=20)
+    static = explorer.static()
+    n_settings = 5 * 2 * 2
+    assert static.n_settings == n_settings and len(static.captions_) == n_settings
+    assert len(set(static.frames_)) == n_settings
+    settings = [(s, c, q) for s in (0.05, 0.1, 0.2, 0.4, 0.8) for c in (0.04, 0.16) for q in (1, 2)]
+    for index in [0, 7, n_settings - 1]:
+        sigma, c, q = settings[index]
+        state = denoiser.compute(sigma, c, q, 5)
+        assert static.captions_[index] == (
+            f"MSE linear {state.mse_linear:.4f}, kernel {state.mse_kernel:.4f}, "
+            f"converged {state.converged_fraction:.2f}")
+
+
+def test_topics_frames_map_to_their_setting():
+    explorer = topics_explorer(alpha=3.0, n_components=2, max_components=2, dpi=20)
+    explorer.sliders = (Slider("alpha", [0.0, 3.0], initial=3.0), explorer.sliders[1])
+    static = explorer.static()
+    check_frames(explorer, static)
+    for setting, (alpha, q) in enumerate([(0.0, 1), (0.0, 2), (3.0, 1), (3.0, 2)]):
+        out = sparse_pca_topics(alpha, q)
+        assert static.captions_[setting] == f"words per component: {out['n_nonzero']}"
+
+
+def test_draw_rings_draws_the_projections_and_the_component_map():
+    fig, axes = plt.subplots(1, 2)
+    caption = draw_rings(axes, c=2.0, n_components=3, n_grid=12)
+    result = rings_components(2.0, 3, n_grid=12)
+    scatter = next(child for child in axes[0].get_children() if isinstance(child, PathCollection))
+    np.testing.assert_allclose(scatter.get_offsets(), result.Z[:, :2])
+    assert "component 3" in axes[1].get_title() and "share of the variance" in caption
+    plt.close(fig)
+
+
+def test_draw_denoising_draws_the_state():
+    state = ToyDenoiser(max_components=3, n_starts=2).compute(0.1, 0.04, 3, 10)
+    fig, axes = plt.subplots(1, 2)
+    caption = draw_denoising(axes, state)
+    offsets = [c.get_offsets() for c in axes[0].get_children() if isinstance(c, PathCollection)]
+    np.testing.assert_allclose(offsets[0], state.X_test)
+    np.testing.assert_allclose(offsets[1], state.Z_linear)
+    np.testing.assert_allclose(offsets[2], state.Z_kernel)
+    lines = axes[1].get_lines()
+    assert len(lines) == state.rho.shape[1]
+    np.testing.assert_allclose(lines[0].get_ydata(), state.rho[:, 0])
+    assert f"kernel {state.mse_kernel:.4f}" in caption
+    plt.close(fig)
+
+
+def test_draw_topics_shows_the_absolute_loadings():
+    fig, ax = plt.subplots()
+    caption = draw_topics(ax, alpha=3.0, n_components=4)
+    out = sparse_pca_topics(3.0, 4)
+    np.testing.assert_allclose(ax.get_images()[0].get_array(), np.abs(out["components"]))
+    assert caption == f"words per component: {out['n_nonzero']}"
+    plt.close(fig)
+
+
+def recording_explorer(calls):
+    def draw(ax, slope, offset):
+        calls.append((slope, offset))
+        ax.plot([0, 1], [offset, offset + slope])
+        return f"slope {slope:g}, offset {offset}"
+
+    sliders = [Slider("slope", [1.0, 2.0], live=LiveRange(0.5, 8.0, log=True)),
+               Slider("offset", [0, 1, 2], initial=1, live=LiveRange(0, 5, integer=True))]
+    return Explorer(draw, sliders, name="line", figsize=(2, 1), dpi=20)
+
+
+def test_live_widget_redraws_with_the_slider_values():
+    pytest.importorskip("ipywidgets")
+    calls = []
+    widget = recording_explorer(calls).live()
+    title, slope, offset, output, caption = widget.children
+    assert "Live" in title.value
+    assert calls == [(1.0, 1)] and "slope 1, offset 1" in caption.value
+    assert (slope.min, slope.max) == pytest.approx((np.log10(0.5), np.log10(8.0)))
+    assert (offset.min, offset.max) == (0, 5)
+    offset.value = 4
+    slope.value = 4.0
+    assert calls[-2:] == [(1.0, 4), (4.0, 4)]
+    assert "slope 4, offset 4" in caption.value
+
+
+def test_live_widget_steps_over_the_values_without_a_live_range():
+    pytest.importorskip("ipywidgets")
+    calls = []
+    explorer = Explorer(lambda ax, q: calls.append(q), [Slider("q", [1, 2, 4], initial=2)],
+                        name="q", figsize=(2, 1))
+    control = explorer.live().children[1]
+    assert control.options == (("1", 1), ("2", 2), ("4", 4)) and control.value == 2
+    control.value = 4
+    assert calls == [2, 4]
+
+
+def test_figure_draws_one_setting_and_rejects_unknown_sliders():
+    calls = []
+    explorer = recording_explorer(calls)
+    fig, caption = explorer.figure(slope=2.0)
+    assert calls == [(2.0, 1)] and caption == "slope 2, offset 1"
+    plt.close(fig)
+    with pytest.raises(TypeError, match="no slider named"):
+        explorer.figure(width=3)
+
+
+@pytest.mark.parametrize("live, error", [
+    (dict(min=0.0, max=1.0, log=True), ValueError),
+    (dict(min=2.0, max=1.0), ValueError),
+    (dict(min=0.0, max=1.0, step=0.0), ValueError),
+])
+def test_invalid_live_range_raises(live, error):
+    with pytest.raises(error):
+        LiveRange(**live)
+
+
+def test_slider_live_must_be_a_live_range():
+    with pytest.raises(TypeError, match="LiveRange"):
+        Slider("c", [1.0], live=(0.1, 10.0))
+
+
+def test_denoising_explorer_needs_a_toy_denoiser():
+    with pytest.raises(TypeError, match="denoiser"):
+        denoising_explorer(denoiser="not a denoiser")
