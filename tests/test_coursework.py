@@ -1,4 +1,4 @@
-"""Tests of kpca_lib.coursework: the student version of a notebook, and grading.
+"""Tests of the coursework package: the student version of a notebook, and grading.
 
 The transformation is tested on a small synthetic chapter and on every chapter
 of the book. Grading is tested end to end, as an instructor runs it: pytest
@@ -7,6 +7,7 @@ of the book. Grading is tested end to end, as an instructor runs it: pytest
 """
 
 import copy
+import os
 import re
 import subprocess
 import sys
@@ -16,15 +17,9 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from kpca_lib.coursework import (
-    ANSWER_PLACEHOLDER,
-    CHECK_MARKER,
-    METADATA_KEY,
-    main,
-    make_student,
-    make_student_notebook,
-    prepare_submission,
-)
+from coursework import make_student, make_student_notebook, prepare_submission
+from coursework.__main__ import main
+from coursework.student import ANSWER_PLACEHOLDER, CHECK_MARKER, METADATA_KEY
 
 CHAPTERS = Path(__file__).resolve().parents[1] / "chapters"
 ALL_CHAPTERS = sorted(CHAPTERS.glob("*.ipynb"))
@@ -351,7 +346,7 @@ def test_grade_command_prints_one_line_per_submission(tmp_path):
     (reference / "submissions" / "eve" / "syn.ipynb").write_text("{ not json")
 
     completed = subprocess.run(
-        [sys.executable, "-m", "kpca_lib.coursework", "grade", "coursework/submissions", "--reference", "coursework"],
+        [sys.executable, "-m", "coursework", "grade", "coursework/submissions", "--reference", "coursework"],
         cwd=tmp_path, capture_output=True, text=True, timeout=600,
     )
     assert completed.returncode == 1, completed.stdout + completed.stderr
@@ -367,3 +362,22 @@ def test_grade_command_prints_one_line_per_submission(tmp_path):
         "FAIL  eve/syn.ipynb  not a readable notebook (NotJSONError)",
         "5 notebooks: 1 passed, 4 failed",
     ]
+
+
+# the second BLAS configuration of CI (.ci/run): SSE kernels and one thread, as on
+# a student's older laptop; a correct student must PASS there too
+SECOND_BLAS = {"OPENBLAS_CORETYPE": "Nehalem", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+
+
+def test_solved_notebook_passes_grading_under_a_second_blas_configuration(fast_chapter, tmp_path):
+    folder, chapter, student, _ = fast_chapter
+    (tmp_path / "reference").mkdir()
+    (tmp_path / "submissions").mkdir()
+    nbformat.write(chapter, tmp_path / "reference" / FAST_CHAPTER.name)
+    nbformat.write(put_solutions_back(student, chapter), tmp_path / "submissions" / FAST_CHAPTER.name)
+    completed = subprocess.run(
+        [sys.executable, "-m", "coursework", "grade", "submissions", "--reference", "reference"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=600, env={**os.environ, **SECOND_BLAS},
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert completed.stdout.splitlines()[0] == f"PASS  {FAST_CHAPTER.name}"
