@@ -46,7 +46,7 @@ def check(path, stream, strict=False):
     """Describe every chapter under ``path``; return the exit status (1 on errors, or on weak exercises if strict)."""
     from .student import notebooks_in
 
-    status = 0
+    status, graded, protected = 0, 0, 0
     for notebook in notebooks_in(path, "chapters"):
         try:
             nb = nbformat.read(notebook, as_version=4)
@@ -55,6 +55,8 @@ def check(path, stream, strict=False):
             status = 1
             continue
         lines, weak, errors = check_chapter(nb, Path(notebook).name)
+        graded += sum(": graded" in line for line in lines)
+        protected += sum(": graded, " in line for line in lines)
         print(notebook, file=stream)
         for line in lines:
             print(line, file=stream)
@@ -62,4 +64,5 @@ def check(path, stream, strict=False):
             print(f"  ERROR: {error}", file=stream)
         if errors or (strict and weak):
             status = 1
+    print(f"{protected} of {graded} graded exercises have hidden checks", file=stream)
     return status

@@ -19,7 +19,6 @@ import json
 import os
 import selectors
 import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -90,8 +89,8 @@ def _settings(folder, isolation, limits, hidden, descriptor):
         "timeout": limits.timeout,
         "max_output": limits.max_output,
         "kernel": {
-            "isolation": {"mode": isolation.mode, "bwrap": isolation.bwrap,
-                          "uid": isolation.uid, "gid": isolation.gid},
+            "isolation": {"mode": isolation.mode, "bwrap": isolation.bwrap, "uid": isolation.uid,
+                          "gid": isolation.gid, "sources": list(isolation.sources)},
             "work_dir": str(folder / "work"), "socket_dir": str(folder / "sockets"),
             "hidden": [str(path) for path in hidden], "memory_bytes": limits.memory,
             "file_bytes": limits.file_bytes, "work_bytes": limits.file_bytes,
@@ -127,7 +126,7 @@ class Supervisor:
 
     The grader's command line makes itself a child subreaper: an orphan of a
     runner (its kernel, or a process that left the kernel's session) then
-    becomes the grader's child, and :meth:`sweep` kills it, without touching
+    becomes the grader's child, and :meth:`finished` kills it, without touching
     the runners still at work.
     """
 
@@ -196,16 +195,3 @@ def run_notebook(notebook, folder, isolation, limits, hidden):
             continue
     tail = output.decode("utf-8", "replace")
     return RunResult(records, process.returncode, tail, time.monotonic() - start)
-
-
-def python_can_run_pytest():
-    """None if this Python has what grading needs (pytest, nbval, ipykernel), else what is missing."""
-    missing = [name for name in ("pytest", "nbval", "ipykernel", "jupyter_client", "zmq")
-               if not _importable(name)]
-    return f"{sys.executable} lacks {', '.join(missing)}" if missing else None
-
-
-def _importable(name):
-    import importlib.util
-
-    return importlib.util.find_spec(name) is not None

@@ -136,7 +136,7 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
     isolation = isolation or choose_isolation(sandbox)
     print(f"isolation: {isolation.describe()}", file=notes)
     outcomes, used = [], set()
-    with tempfile.TemporaryDirectory(prefix="kpca-grade-") as root:
+    with tempfile.TemporaryDirectory(prefix="kpca-grade-", ignore_cleanup_errors=True) as root:
         root = Path(root)
         if isolation.uid is not None:
             root.chmod(0o711)

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import nbformat
 from nbformat.v4 import new_code_cell, new_notebook
-from nbval.plugin import comment_markers, metadata_tags
+from nbval.plugin import comment_markers
 
 from .exercises import CHECK_MARKER, METADATA_KEY
 

@@ -118,5 +118,7 @@ def load_references(folder):
             nb = nbformat.read(path, as_version=4)
         except Exception as error:  # the instructor's file: say which and why
             raise ValueError(f"reference {path} is not a readable notebook: {error}") from None
-        references[path.name] = extract_reference(nb, str(path))
+        reference = extract_reference(nb, str(path))  # errors name the whole path
+        reference.name = path.name
+        references[path.name] = reference
     return references

@@ -57,6 +57,8 @@ class Isolation:
     # the user the kernel runs as, when the grader is root (None: the grader's user)
     uid: int = None
     gid: int = None
+    # what the sandbox shows, read-only (found once by the grader: it takes a second)
+    sources: tuple = ()
 
     def describe(self):
         if self.mode == "bwrap":
@@ -80,7 +82,7 @@ def kernel_environment(work_dir, python=sys.executable):
     environment = {
         "PATH": os.pathsep.join([str(Path(python).parent), "/usr/local/bin", "/usr/bin", "/bin"]),
         "HOME": work_dir,
-        "TMPDIR": "/tmp",
+        "TMPDIR": work_dir,
         "LANG": "C.UTF-8",
         "MPLCONFIGDIR": f"{work_dir}/.config/matplotlib",
         "IPYTHONDIR": f"{work_dir}/.ipython",
@@ -121,7 +123,7 @@ def _read_only_sources():
     paths += _package_directories()
     unique = []
     for path in paths:
-        if path not in unique:
+        if not any(kept == path or kept in path.parents for kept in unique):
             unique.append(path)
     return unique
 
@@ -149,7 +151,7 @@ def bwrap_arguments(isolation, work_dir, socket_dir, hidden, work_bytes):
     arguments += ["--proc", "/proc", "--dev", "/dev",
                   "--perms", "1777", "--size", str(work_bytes), "--tmpfs", "/dev/shm",
                   "--perms", "1777", "--size", str(work_bytes), "--tmpfs", "/tmp"]
-    sources = _read_only_sources()
+    sources = [Path(source) for source in isolation.sources] or _read_only_sources()
     work_dir, socket_dir = Path(work_dir), Path(socket_dir)
     created = set()
     _mount_point_parents(sources + [socket_dir, work_dir], arguments, created)
@@ -208,7 +210,7 @@ def choose_isolation(sandbox):
     bwrap = shutil.which("bwrap")
     problem = "bubblewrap is not installed (apt-get install bubblewrap)"
     if bwrap:
-        candidate = Isolation("bwrap", bwrap, *owner)
+        candidate = Isolation("bwrap", bwrap, *owner, sources=tuple(map(str, _read_only_sources())))
         check = [sys.executable, "-I", "-c", "import sys"]
         if root:
             check = drop_command(NOBODY, NOBODY, check)

@@ -14,7 +14,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from coursework import make_student, make_student_notebook
+from coursework import make_student_notebook
 from coursework.__main__ import main
 from coursework.exercises import ANSWER_PLACEHOLDER, CHECK_MARKER, METADATA_KEY
 from coursework_notebooks import HIDDEN_DOUBLE, graded_chapter, hidden_answer
@@ -361,3 +361,44 @@ def test_unknown_command_is_refused(capsys):
         main(["publish"])
     assert stopped.value.code == 2
     assert "invalid choice: 'publish'" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- the book never shows a hidden check
+
+
+def hidden_check_lines():
+    lines = set()
+    for path in ALL_CHAPTERS:
+        for cell in nbformat.read(path, as_version=4).cells:
+            if "hidden-check" in cell.metadata.get("tags", []):
+                lines |= {line.strip() for line in cell.source.splitlines()[1:] if len(line.strip()) > 20}
+    return lines
+
+
+def test_hidden_checks_are_removed_from_the_notebooks_the_html_book_offers(tmp_path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("remove_solutions", CHAPTERS.parent / "_ext" / "remove_solutions.py")
+    extension = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(extension)
+    sources = tmp_path / "_sources" / "chapters"
+    sources.mkdir(parents=True)
+    chapter = graded_chapter()
+    nbformat.write(chapter, sources / "syn.ipynb")
+    nbformat.write(chapter, sources / "copy.ipynb.txt")
+
+    class App:
+        outdir = str(tmp_path)
+
+    extension.strip_hidden_checks(App, None)
+    for name in ("syn.ipynb", "copy.ipynb.txt"):
+        written = nbformat.read(sources / name, as_version=4)
+        assert len(written.cells) == len(chapter.cells) - 1
+        assert "hidden check" not in nbformat.writes(written)
+
+
+def test_the_instructor_guide_shows_no_hidden_check_of_the_book():
+    guide = (CHAPTERS.parent / "instructor_guide.md").read_text()
+    lines = hidden_check_lines()
+    assert lines  # chapter 1 has hidden checks
+    assert [line for line in lines if line in guide] == []

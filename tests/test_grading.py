@@ -19,6 +19,7 @@ import csv
 import os
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -60,13 +61,22 @@ class Run:
         command = command or [sys.executable, "-m", "coursework", "grade", "submissions",
                               "--reference", str(reference), "--report", str(self.report), *arguments]
         environment = {**os.environ, "TMPDIR": str(folder / "tmp"), **(environment or {})}
+        started = time.monotonic()
         self.process = subprocess.Popen(command, cwd=folder, env=environment, text=True,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        self._result = None
+        self._result, self._output = None, None
+
+        def wait():
+            self._output = self.process.communicate(timeout=900)
+            self.seconds = time.monotonic() - started
+
+        self._waiting = threading.Thread(target=wait, daemon=True)
+        self._waiting.start()
 
     def result(self):
         if self._result is None:
-            stdout, stderr = self.process.communicate(timeout=900)
+            self._waiting.join()
+            stdout, stderr = self._output
             lines = {}
             for line in stdout.splitlines():
                 verdict, _, rest = line.partition("  ")
@@ -118,9 +128,6 @@ def synthetic_submissions(student, chapter, reference):
         "a0_conftest/syn.ipynb": with_first_cell(student, attacks.CONFTEST_WRITER),
         "a1_forger/syn.ipynb": with_first_cell(student, attacks.DETACHED_FORGER.format(marker=MARKER)),
         "a2_kill_parent/syn.ipynb": with_first_cell(student, attacks.KILL_PARENT),
-        "b_solved/syn.ipynb": done,
-        # a name the hidden check uses (float), reused by the student: the check still works
-        "b_solved_shadowing/syn.ipynb": with_first_cell(done, "float = None"),
         "c_names/01 pca ünï::v2[1].ipynb": done,
         "c_names/new\nline.ipynb": "{ not json",
         "d_markers_skip/syn.ipynb": with_sources(student, stubs(student)[0].source + "\n# NBVAL_SKIP",
@@ -140,8 +147,8 @@ def synthetic_submissions(student, chapter, reference):
         "l_read_reference/syn.ipynb": with_first_cell(
             with_sources(student, f"{CHECK_MARKER}\nprint(double([x]).tolist())", f"{CHECK_MARKER}\nprint(x + 1)"),
             attacks.READ_REFERENCE.format(reference=reference)),
-        "m_handed_out/syn.ipynb": student,
-        "n_solved_last/syn.ipynb": done,
+        # graded last; it reuses a name the hidden check uses (float): the check still works
+        "n_solved_last/syn.ipynb": with_first_cell(done, "float = None"),
     }
 
 
@@ -220,7 +227,7 @@ def runs(tmp_path_factory):
     yield started
     if os.environ.get("KPCA_SHOW_RUNS"):
         for name, run in started.items():
-            print(name, run.result()[2], run.result()[3])
+            print(name, f"{run.seconds:.1f} s", run.result()[2], run.result()[3])
     for run in started.values():
         if run.process.poll() is None:
             run.process.kill()
@@ -244,10 +251,9 @@ def living_processes_with(marker):
 
 def test_solved_notebooks_pass_whatever_their_file_names(runs):
     attacks_run = runs["attacks"]
-    for name in ["b_solved/syn.ipynb", "b_solved_shadowing/syn.ipynb", "c_names/01 pca ünï::v2[1].ipynb",
-                 "n_solved_last/syn.ipynb", "j_metadata_no_graded/syn.ipynb"]:
+    for name in ["c_names/01 pca ünï::v2[1].ipynb", "n_solved_last/syn.ipynb", "j_metadata_no_graded/syn.ipynb"]:
         assert attacks_run.verdict(name) == ("PASS", ""), name
-    assert attacks_run.exercise("b_solved/syn.ipynb", "syn-ex1") == ("PASS", "")
+    assert attacks_run.exercise("n_solved_last/syn.ipynb", "syn-ex1") == ("PASS", "")
 
 
 def test_solved_chapter_1_passes_with_reordered_and_inserted_scratch_cells(runs):
@@ -345,8 +351,8 @@ def test_attack_conftest_in_the_scratch_folder_changes_nothing(runs):
     attacks_run = runs["attacks"]
     assert attacks_run.verdict("a0_conftest/syn.ipynb")[0] == "FAIL"
     # every later unsolved or wrong notebook still fails, solved ones pass
-    assert attacks_run.verdict("m_handed_out/syn.ipynb")[0] == "FAIL"
     assert attacks_run.verdict("d_markers_skip/syn.ipynb")[0] == "FAIL"
+    assert attacks_run.exercise("e_shown_output/syn.ipynb", "syn-ex1")[0] == "FAIL"
     assert attacks_run.verdict("n_solved_last/syn.ipynb") == ("PASS", "")
 
 
@@ -374,15 +380,15 @@ def test_bad_metadata_and_unreadable_files_get_one_line_each(runs):
     assert attacks_run.verdict("k_symlink/syn.ipynb") == ("FAIL", "is a symbolic link, not a notebook file")
     returncode, lines, stdout, stderr, _ = attacks_run.result()
     assert returncode == 1
-    passed = 6 if "isolation: no sandbox" in stderr else 5  # l_read_reference: see below
-    assert stdout.splitlines()[-1] == f"22 notebooks: {passed} passed, {22 - passed} failed"
+    passed = 4 if "isolation: no sandbox" in stderr else 3  # l_read_reference: see below
+    assert stdout.splitlines()[-1] == f"19 notebooks: {passed} passed, {19 - passed} failed"
     assert "Traceback" not in stdout + stderr
 
 
 def test_a_submission_that_kills_its_runner_fails_and_the_next_is_graded(runs):
     verdict, reasons = runs["attacks"].verdict("a2_kill_parent/syn.ipynb")
     assert verdict == "FAIL"
-    assert runs["attacks"].verdict("b_solved/syn.ipynb") == ("PASS", "")
+    assert runs["attacks"].verdict("c_names/01 pca ünï::v2[1].ipynb") == ("PASS", "")
 
 
 def test_output_over_the_cap_fails(runs):
