@@ -90,7 +90,8 @@ def _settings(folder, isolation, limits, hidden, descriptor):
         "max_output": limits.max_output,
         "kernel": {
             "isolation": {"mode": isolation.mode, "bwrap": isolation.bwrap, "uid": isolation.uid,
-                          "gid": isolation.gid, "sources": list(isolation.sources)},
+                          "gid": isolation.gid, "sources": list(isolation.sources),
+                          "features": list(isolation.features)},
             "work_dir": str(folder / "work"), "socket_dir": str(folder / "sockets"),
             "hidden": [str(path) for path in hidden], "memory_bytes": limits.memory,
             "file_bytes": limits.file_bytes, "work_bytes": limits.file_bytes,

@@ -59,6 +59,8 @@ class Isolation:
     gid: int = None
     # what the sandbox shows, read-only (found once by the grader: it takes a second)
     sources: tuple = ()
+    # the optional bubblewrap options this bwrap knows (--size: 0.7, --disable-userns: 0.8)
+    features: tuple = ("--size", "--disable-userns")
 
     def describe(self):
         if self.mode == "bwrap":
@@ -147,10 +149,10 @@ def bwrap_arguments(isolation, work_dir, socket_dir, hidden, work_bytes):
     arguments = [isolation.bwrap, "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
                  "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--hostname", "grader"]
     if isolation.uid is None:  # unprivileged bubblewrap: its own user namespace, and no nested ones
-        arguments += ["--unshare-user", "--disable-userns"]
-    arguments += ["--proc", "/proc", "--dev", "/dev",
-                  "--perms", "1777", "--size", str(work_bytes), "--tmpfs", "/dev/shm",
-                  "--perms", "1777", "--size", str(work_bytes), "--tmpfs", "/tmp"]
+        arguments += ["--unshare-user"] + (["--disable-userns"] if "--disable-userns" in isolation.features else [])
+    size = ["--size", str(work_bytes)] if "--size" in isolation.features else []
+    arguments += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", *size, "--tmpfs", "/dev/shm",
+                  "--perms", "1777", *size, "--tmpfs", "/tmp"]
     sources = [Path(source) for source in isolation.sources] or _read_only_sources()
     work_dir, socket_dir = Path(work_dir), Path(socket_dir)
     created = set()
@@ -164,9 +166,19 @@ def bwrap_arguments(isolation, work_dir, socket_dir, hidden, work_bytes):
         if any(source == path or source in path.parents for source in sources):
             arguments += ["--tmpfs", str(path)] if path.is_dir() else ["--ro-bind", "/dev/null", str(path)]
     arguments += ["--bind", str(socket_dir), str(socket_dir),
-                  "--perms", "0777", "--size", str(work_bytes), "--tmpfs", str(work_dir),
+                  "--perms", "0777", *size, "--tmpfs", str(work_dir),
                   "--chdir", str(work_dir)]
     return arguments
+
+
+def _features(bwrap):
+    """The optional options among ``--size`` and ``--disable-userns`` that this bubblewrap knows."""
+    try:
+        completed = subprocess.run([bwrap, "--help"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return ()
+    text = completed.stdout + completed.stderr
+    return tuple(option for option in ("--size", "--disable-userns") if option in text)
 
 
 def _probe(command):
@@ -210,8 +222,10 @@ def choose_isolation(sandbox):
     bwrap = shutil.which("bwrap")
     problem = "bubblewrap is not installed (apt-get install bubblewrap)"
     if bwrap:
-        candidate = Isolation("bwrap", bwrap, *owner, sources=tuple(map(str, _read_only_sources())))
-        check = [sys.executable, "-I", "-c", "import sys"]
+        candidate = Isolation("bwrap", bwrap, *owner, sources=tuple(map(str, _read_only_sources())),
+                              features=_features(bwrap))
+        # the kernel's Python must start, and write in its working folder
+        check = [sys.executable, "-I", "-c", "open('probe', 'w').write('written')"]
         if root:
             check = drop_command(NOBODY, NOBODY, check)
         with tempfile.TemporaryDirectory(prefix="kpca-probe-") as scratch:
