@@ -12,23 +12,16 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from coursework import make_student_notebook
 from coursework.__main__ import main
 from coursework.exercises import ANSWER_PLACEHOLDER, CHECK_MARKER, METADATA_KEY
 from coursework_notebooks import HIDDEN_DOUBLE, graded_chapter, hidden_answer
+from coursework_notebooks import code as _code
 
 CHAPTERS = Path(__file__).resolve().parents[1] / "chapters"
 ALL_CHAPTERS = sorted(CHAPTERS.glob("*.ipynb"))
-
-
-def _code(source, text=None, count=None, tags=()):
-    outputs = [new_output("stream", name="stdout", text=text)] if text is not None else []
-    cell = new_code_cell(source, outputs=outputs, execution_count=count)
-    if tags:
-        cell.metadata["tags"] = list(tags)
-    return cell
 
 
 def synthetic_chapter():
