@@ -91,8 +91,9 @@ def _warn_unhidden(references, used, notes):
         weak = [label for label in reference.exercises
                 if any(key[0] == label for key in reference.graded) and not reference.hidden_count(label)]
         if weak:
-            print(f"note: {name}: {', '.join(weak)} have no hidden check and are graded by their "
-                  "visible output only (python -m coursework check)", file=notes)
+            verbs = ("has", "is") if len(weak) == 1 else ("have", "are")
+            print(f"note: {name}: {', '.join(weak)} {verbs[0]} no hidden check and {verbs[1]} graded by "
+                  "the visible output only (python -m coursework check)", file=notes)
 
 
 def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, report=None,

@@ -285,7 +285,7 @@ def test_chapter_1_as_handed_out_or_wrong_fails_naming_the_cells(runs):
     assert chapter_1.exercise("carol/01_pca.ipynb", "ch1-ex4") == ("PASS", "")
     returncode, _, _, stderr, _ = chapter_1.result()
     assert returncode == 1
-    assert "have no hidden check" not in stderr  # chapter 1 is in the function convention
+    assert "no hidden check" not in stderr  # chapter 1 is in the function convention
 
 
 # ---------------------------------------------------------------- the attacks of issue 13
@@ -318,6 +318,8 @@ def test_attack_printing_the_shown_output_fails_where_there_is_a_hidden_check(ru
         "FAIL", "hidden check 1 of syn-ex1: raised NameError: name 'double' is not defined")
     # not protected: an exercise without hidden check is graded by its visible output only
     assert attacks_run.exercise("e_shown_output/syn.ipynb", "syn-ex2") == ("PASS", "")
+    assert "note: syn.ipynb: syn-ex2 has no hidden check and is graded by the visible output only" \
+        in attacks_run.result()[3]
     assert runs["chapter_1"].verdict("dan/01_pca.ipynb") == ("FAIL", (
         "hidden check 1 of ch1-ex3: raised NameError: name 'smallest_q' is not defined; "
         "hidden check 1 of ch1-ex4: raised NameError: name 'projection_covariance' is not defined"))
