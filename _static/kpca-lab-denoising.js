@@ -434,7 +434,8 @@
       ];
       if (lost) lines.push(el("div", { text: lost + " restarted after a vanishing denominator" }));
       if (q < settings.n_components) lines.push(el("div", { text: "only " + fit.nComponents + " components above round-off at this c" }));
-      lines.push(el("div", { class: "kpca-lab-small", text: "μ₁ … μ_q = " + mu }));
+      const subscript = (k) => String(k).replace(/[0-9]/g, (digit) => "₀₁₂₃₄₅₆₇₈₉"[digit]);
+      lines.push(el("div", { class: "kpca-lab-small", text: "eigenvalues μ₁ … μ" + subscript(q) + " of the centred kernel: " + mu }));
       lines.push(el("div", { class: "kpca-lab-small kpca-lab-status", text: computing
         ? "computing: iteration " + run.t + " of " + t + " …"
         : "eigenpairs: " + fit.lanczos.steps + " Lanczos steps; iterates kept up to t = " + run.t }));
@@ -460,30 +461,50 @@
       while (idleWaiters.length) idleWaiters.shift()();
     }
 
-    /** Iterations for the current run over animation frames, about 10 ms each. */
+    // The iterations of a new run are computed in tasks of about 8 ms, one after
+    // another (a MessageChannel, which has no minimum delay, unlike setTimeout):
+    // between two tasks the browser handles input and paints, so the page
+    // never freezes, and the drawing follows at most once per animation frame.
+    const channel = new MessageChannel();
+    channel.port1.onmessage = work;
+    let drawRequested = false;
+    function requestDraw() {
+      if (drawRequested) return;
+      drawRequested = true;
+      requestAnimationFrame(() => {
+        drawRequested = false;
+        draw();
+        const run = current.entry.run;
+        if (run.t >= settings.n_iter || run.finished) timer.mark("shownMs");
+      });
+    }
+    function work() {
+      const run = current.entry.run;
+      const deadline = performance.now() + 8;
+      while (!runDone(run) && performance.now() < deadline) run.step();
+      requestDraw(); // the side panels follow the iterations beyond the slider's too
+      if (runDone(run)) {
+        pumping = false;
+        settleIfDone();
+      } else {
+        channel.port2.postMessage(null);
+      }
+    }
     function pump() {
       if (pumping) return;
       pumping = true;
-      const frame = () => {
-        const run = current.entry.run;
-        const before = run.t;
-        const deadline = performance.now() + 10;
-        while (!runDone(run) && performance.now() < deadline) run.step();
-        if (before < settings.n_iter) draw();
-        if (run.t >= settings.n_iter || run.finished) timer.mark("shownMs");
-        if (runDone(run)) {
-          pumping = false;
-          settleIfDone();
-        } else {
-          requestAnimationFrame(frame);
-        }
-      };
-      requestAnimationFrame(frame);
+      channel.port2.postMessage(null);
     }
 
-    /** Compute what the current setting needs for about budget ms, draw, then go on over frames. */
+    /** Compute what the current setting needs for about budget ms, draw, then go on in tasks. */
     function startRun(budget) {
       const start = performance.now();
+      if (timer.current) {
+        // whether this move needs a new kernel and eigenpairs, or a new run, or neither (cached)
+        const fitKey = settings.sigma + "|" + settings.c;
+        timer.current.newFit = !fits.has(fitKey);
+        timer.current.newRun = !fits.has(fitKey) || !runs.has(fitKey + "|" + usableComponents(fits.get(fitKey)));
+      }
       prepare();
       const run = current.entry.run;
       while (run.t < settings.n_iter && !run.finished && performance.now() - start < budget) run.step();
