@@ -33,7 +33,7 @@
 
     function compute() {
       const K = N.gaussianGram(X, n, d, settings.c);
-      const eigenvalues = N.symmetricEigen(K, n).values;
+      const eigenvalues = N.symmetricEigenvalues(K, n);
       result = { c: settings.c, K, eigenvalues };
     }
 

@@ -155,6 +155,13 @@
     return ticks;
   }
 
+  /** 10 to an integer power, with superscript digits: 10⁻⁵. */
+  function powerOfTen(power) {
+    if (power === 0) return "1";
+    if (power === 1) return "10";
+    return "10" + String(power).replace(/[-0-9]/g, (ch) => "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"["-0123456789".indexOf(ch)]);
+  }
+
   const FONT = '13px system-ui, -apple-system, "Segoe UI", sans-serif';
   const TITLE_FONT = '600 14px system-ui, -apple-system, "Segoe UI", sans-serif';
 
@@ -237,7 +244,7 @@
         if (o.grid !== false) {
           ctx.beginPath(); ctx.moveTo(this.left, py); ctx.lineTo(this.left + this.width, py); ctx.stroke();
         }
-        const label = this.ylog ? "1e" + Math.round(Math.log10(v)) : (o.yformat ? o.yformat(v) : formatNumber(v, 3));
+        const label = this.ylog ? powerOfTen(Math.round(Math.log10(v))) : (o.yformat ? o.yformat(v) : formatNumber(v, 3));
         if (o.ytickLabels !== false) ctx.fillText(label, this.left - 5, py);
       }
       ctx.strokeStyle = "#888";

@@ -136,7 +136,7 @@ def test_width_rule_and_chapter_setting():
         (lambda: denoising_lab(trajectory_points=range(8)), ValueError, "trajectory_points"),
         (lambda: denoising_lab(random_state=np.random.RandomState(0)), TypeError, "random_state"),
         (lambda: gram_spectrum_lab([[0.0, 1.0]]), ValueError, "X"),
-        (lambda: gram_spectrum_lab(np.zeros((401, 2))), ValueError, "X"),
+        (lambda: gram_spectrum_lab(np.zeros((301, 2))), ValueError, "X"),
         (lambda: gram_spectrum_lab([[0.0, np.inf], [1.0, 2.0]]), ValueError, "X"),
         (lambda: gram_spectrum_lab([[0.0, 1.0], [1.0, 2.0]], c=1e3), ValueError, "c"),
         (lambda: pca_lab(np.zeros((5, 3))), ValueError, "X"),

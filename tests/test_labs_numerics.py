@@ -1,4 +1,4 @@
-"""The labs' JavaScript numerics (_static/kpca-labs-numerics.js) under node.
+"""The labs' JavaScript numerics (_static/kpca-labs-{linalg,kernels,preimage}.js) under node.
 
 ``node --test tests/js/`` runs the unit tests of the numerics (known answers and
 identities); the de-noising computation is then compared with kpca_lib on the

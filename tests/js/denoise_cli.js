@@ -3,7 +3,8 @@
 // eigenvalues, alphas, pre-images and convergence counts as JSON on stdout.
 "use strict";
 const path = require("node:path");
-const N = require(path.join(__dirname, "..", "..", "_static", "kpca-labs-numerics.js"));
+const N = Object.assign({}, ...["linalg", "kernels", "preimage"].map((name) =>
+  require(path.join(__dirname, "..", "..", "_static", `kpca-labs-${name}.js`))));
 
 const input = JSON.parse(require("node:fs").readFileSync(0, "utf8"));
 const d = input.d, X = Float64Array.from(input.X_train), A = Float64Array.from(input.X_test);

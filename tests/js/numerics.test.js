@@ -1,11 +1,12 @@
-// Unit tests of _static/kpca-labs-numerics.js against known answers and
+// Unit tests of the labs' numerics (_static/kpca-labs-{linalg,kernels,preimage}.js) against known answers and
 // identities. Run: node --test tests/js/  (tests/test_labs_numerics.py runs it
 // under pytest, and compares the same code with kpca_lib).
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const path = require("node:path");
-const N = require(path.join(__dirname, "..", "..", "_static", "kpca-labs-numerics.js"));
+const N = Object.assign({}, ...["linalg", "kernels", "preimage"].map((name) =>
+  require(path.join(__dirname, "..", "..", "_static", `kpca-labs-${name}.js`))));
 
 const EPS = Math.pow(2, -52);
 
@@ -108,6 +109,14 @@ test("symmetricEigen: A V = V diag(values), V orthonormal, descending, trace kep
   const values = N.symmetricEigen(A, n).values;
   assert.ok(Math.abs(values[0] - (n + 1)) < 1e-13);
   for (let k = 1; k < n; k++) assert.ok(Math.abs(values[k] - 1) < 1e-13);
+});
+
+test("symmetricEigenvalues: the eigenvalues of symmetricEigen, without the vectors", () => {
+  for (const [n, seed] of [[1, 1], [2, 2], [9, 3], [70, 4]]) {
+    const A = symmetric(n, seed);
+    const full = N.symmetricEigen(A, n).values, values = N.symmetricEigenvalues(A, n);
+    assert.ok(maxAbs(values.map((v, k) => v - full[k])) <= 1e-13 * Math.max(1, maxAbs(full)), `n = ${n}`);
+  }
 });
 
 test("lanczosTopEigen agrees with the dense solver on the largest eigenpairs", () => {
