@@ -191,7 +191,8 @@
         this.drawRequested = false;
         this.redraw();
         const run = this.current.entry.run;
-        if (run.t >= this.settings.n_iter || run.finished) this.timer.mark("shownMs");
+        // (while a new kernel is on its way, what is drawn is the old setting's)
+        if (!this.heavyPending && (run.t >= this.settings.n_iter || run.finished)) this.timer.mark("shownMs");
       });
     }
 

@@ -24,10 +24,7 @@
     const d = payload.n_features;
     const X = C.matrix(payload.X), n = X.length / d;
     const [cMin, cMax] = payload.c_range;
-    const initial = Object.assign({}, payload.settings);
-    const settings = Object.assign({}, initial);
-    const timings = [];
-    const timer = new C.MoveTimer(timings);
+    const settings = Object.assign({}, payload.settings);
     const table = colormap();
     let result = null;
 
@@ -47,14 +44,10 @@
       format: () => C.formatNumber(settings.c, 3),
       onInput: (position) => {
         settings.c = Number(Math.pow(10, position).toPrecision(3));
-        move("c");
+        lab.move("c");
       },
     });
-    const reset = C.button("reset to the chapter's setting", () => {
-      Object.assign(settings, initial);
-      cSlider.set(Math.log10(settings.c).toFixed(2));
-      move("reset");
-    });
+    const reset = C.button("reset to the chapter's setting", () => lab.reset());
     controls.append(cSlider.row, el("div", { class: "kpca-lab-buttons" }, reset));
 
     const matrixPanel = new C.Panel(left, {
@@ -149,28 +142,15 @@
       drawNumbers();
     }
 
-    function move(control) {
-      timer.start(control);
-      compute();
-      draw();
-      timer.mark("firstDrawMs");
-      timer.mark("settledMs");
-    }
-
-    move("load");
-    return {
-      timings,
-      whenIdle: () => Promise.resolve(),
-      set(changes) {
-        Object.assign(settings, changes);
-        cSlider.set(Math.log10(settings.c).toFixed(2));
-        move("set");
-        return Promise.resolve();
-      },
-      get state() {
-        return { c: result.c, n, K: Array.from(result.K), eigenvalues: Array.from(result.eigenvalues) };
-      },
-    };
+    const lab = C.instantLab({
+      settings,
+      initial: Object.assign({}, payload.settings),
+      update: () => { compute(); draw(); },
+      sync: () => cSlider.set(Math.log10(settings.c).toFixed(2)),
+      state: () => ({ c: result.c, n, K: Array.from(result.K), eigenvalues: Array.from(result.eigenvalues) }),
+    });
+    lab.move("load");
+    return lab;
   }
 
   (window.kpcaLabKinds = window.kpcaLabKinds || {})["gram-spectrum"] = mount;

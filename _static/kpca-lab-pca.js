@@ -8,10 +8,7 @@
   function mount(root, payload) {
     const N = window.kpcaNumerics, C = window.kpcaLabCore, el = C.el;
     const X = C.matrix(payload.X), n = X.length / 2;
-    const initial = Object.assign({}, payload.settings);
-    const settings = Object.assign({}, initial);
-    const timings = [];
-    const timer = new C.MoveTimer(timings);
+    const settings = Object.assign({}, payload.settings);
 
     // everything that does not depend on w
     const pca = N.pcaFit(X, n, 2);
@@ -46,18 +43,14 @@
     const angleSlider = C.slider({
       label: "angle of w", min: 0, max: 179.5, step: 0.5, value: settings.angle,
       format: () => settings.angle.toFixed(1) + "°",
-      onInput: (position) => { settings.angle = position; move("angle"); },
+      onInput: (position) => { settings.angle = position; lab.move("angle"); },
     });
     const snap = C.button("w = w₁ (the first principal axis)", () => {
       settings.angle = axesAngle(0);
       angleSlider.set(settings.angle);
-      move("snap");
+      lab.move("snap");
     });
-    const reset = C.button("reset to the chapter's setting", () => {
-      Object.assign(settings, initial);
-      angleSlider.set(settings.angle);
-      move("reset");
-    });
+    const reset = C.button("reset to the chapter's setting", () => lab.reset());
     controls.append(angleSlider.row, el("div", { class: "kpca-lab-buttons" }, snap, reset));
 
     const plane = new C.Panel(left, {
@@ -213,13 +206,6 @@
       drawNumbers(last);
     }
 
-    function move(control) {
-      timer.start(control);
-      draw();
-      timer.mark("firstDrawMs");
-      timer.mark("settledMs");
-    }
-
     // drag on the plane to turn w about the mean
     let dragging = false;
     function turnTo(event) {
@@ -228,35 +214,31 @@
       if (Math.hypot(x - mx, y - my) < 1e-12) return;
       settings.angle = ((Math.atan2(y - my, x - mx) * 180) / Math.PI + 360) % 180;
       angleSlider.set(settings.angle);
-      move("drag");
+      lab.move("drag");
     }
-    plane.canvas.style.touchAction = "none"; // a drag turns w instead of scrolling the page
+    // on a touch screen a tap or a sideways drag turns w; an upward swipe still scrolls the page
+    plane.canvas.style.touchAction = "pan-y";
     plane.canvas.addEventListener("pointerdown", (event) => {
       dragging = true;
       plane.canvas.setPointerCapture(event.pointerId);
       turnTo(event);
     });
     plane.canvas.addEventListener("pointermove", (event) => { if (dragging) turnTo(event); });
-    plane.canvas.addEventListener("pointerup", () => { dragging = false; });
+    for (const name of ["pointerup", "pointercancel"]) plane.canvas.addEventListener(name, () => { dragging = false; });
 
-    move("load");
-    return {
-      timings,
-      whenIdle: () => Promise.resolve(),
-      set(changes) {
-        Object.assign(settings, changes);
-        angleSlider.set(settings.angle);
-        move("set");
-        return Promise.resolve();
-      },
-      get state() {
-        return {
-          angle: last.angle, w: last.w, variance: last.variance, error: last.error, trace,
-          mean: Array.from(pca.mean), covariance: Array.from(Cov),
-          eigenvalues: Array.from(pca.eigenvalues), components: Array.from(pca.components),
-        };
-      },
-    };
+    const lab = C.instantLab({
+      settings,
+      initial: Object.assign({}, payload.settings),
+      update: draw,
+      sync: () => angleSlider.set(settings.angle),
+      state: () => ({
+        angle: last.angle, w: last.w, variance: last.variance, error: last.error, trace,
+        mean: Array.from(pca.mean), covariance: Array.from(Cov),
+        eigenvalues: Array.from(pca.eigenvalues), components: Array.from(pca.components),
+      }),
+    });
+    lab.move("load");
+    return lab;
   }
 
   (window.kpcaLabKinds = window.kpcaLabKinds || {}).pca = mount;

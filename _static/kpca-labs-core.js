@@ -335,6 +335,35 @@
     }
   }
 
+  /**
+   * The moves and test hooks of a lab that computes a setting at once, with
+   * no work left for later (the Gram-spectrum and PCA labs). opts: settings
+   * (the object the controls change), initial (the chapter's setting),
+   * update() computes and draws the settings, sync() puts them in the
+   * controls, state() returns what the page computed.
+   */
+  function instantLab(opts) {
+    const timings = [], timer = new MoveTimer(timings);
+    function move(control) {
+      timer.start(control);
+      opts.update();
+      timer.mark("firstDrawMs");
+      timer.mark("settledMs");
+    }
+    function set(changes, control) {
+      Object.assign(opts.settings, changes);
+      opts.sync();
+      move(control || "set");
+      return Promise.resolve();
+    }
+    return {
+      timings, move, set,
+      reset: () => set(opts.initial, "reset"),
+      whenIdle: () => Promise.resolve(),
+      get state() { return opts.state(); },
+    };
+  }
+
   // ----------------------------------------------------------- registry
   function mountAll() {
     const kinds = window.kpcaLabKinds;
@@ -354,7 +383,7 @@
 
   window.kpcaLabCore = {
     el, slider, checkbox, button, formatNumber, Panel, Axes, niceTicks, COLORS, FONT, TITLE_FONT,
-    discs, cross, legend, readPayload, matrix, MoveTimer, mountAll,
+    discs, cross, legend, readPayload, matrix, MoveTimer, instantLab, mountAll,
   };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountAll);
   else mountAll();

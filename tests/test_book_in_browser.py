@@ -15,6 +15,7 @@ the browser (``kpca_lib.explorers.labs``) is checked against kpca_lib on its pag
 (``tests/lab_parity.py``).
 """
 
+import contextlib
 import functools
 import os
 import re
@@ -75,20 +76,29 @@ def book(tmp_path_factory):
     return out / "_build" / "html"
 
 
-@pytest.fixture(scope="module")
-def server(book):
-    """Base URL of a local HTTP server of the book."""
+@contextlib.contextmanager
+def local_server(directory):
+    """Serve a directory on 127.0.0.1 (a free port) from a thread; yields the base URL."""
 
     class QuietHandler(SimpleHTTPRequestHandler):
         def log_message(self, *args):
             pass
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=book))
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=directory))
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def server(book):
+    """Base URL of a local HTTP server of the book."""
+    with local_server(book) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

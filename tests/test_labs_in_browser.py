@@ -16,20 +16,22 @@ is reported, not asserted (a shared machine makes timings noisy). The
 screenshots go to ``_build/screenshots/``.
 """
 
-import functools
 import json
 import statistics
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
 import numpy as np
 import pytest
 
-from test_book_in_browser import CHROMIUM, CHROMIUM_ARGS, ROOT, sync_api  # skips without Chromium
-
 from kpca_lib.datasets import noisy_circle
 from kpca_lib.explorers import denoising_lab, gram_spectrum_lab, pca_lab
+from test_book_in_browser import (  # skips this module too where Chromium is missing
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    ROOT,
+    local_server,
+    sync_api,
+)
 from lab_parity import (
     check_denoising,
     check_gram,
@@ -59,21 +61,12 @@ def correlated_cloud():
 
 @pytest.fixture(scope="module")
 def lab_server(tmp_path_factory):
-    """Base URL of a local server of a page with the three labs."""
+    """URL of a page with the three labs, served on 127.0.0.1."""
     directory = tmp_path_factory.mktemp("labs")
     labs = [denoising_lab(), gram_spectrum_lab(chapter3_points()), pca_lab(correlated_cloud())]
-    write_lab_page(directory, labs)
-
-    class QuietHandler(SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=directory))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/index.html"
-    httpd.shutdown()
-    httpd.server_close()
+    page = write_lab_page(directory, labs)
+    with local_server(directory) as url:
+        yield url + page
 
 
 @pytest.fixture(scope="module")
