@@ -8,7 +8,7 @@ same mathematics as the library (``tests/test_labs_in_browser.py`` compares
 the two).
 """
 
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from sklearn.utils import check_array, check_random_state
@@ -16,6 +16,7 @@ from sklearn.utils import check_array, check_random_state
 from .._validation import check_int, check_real
 from ..datasets.chapters_4_5 import _denoising_toy_draws
 from .browser import BrowserExplorer
+from .denoising import SIGMAS
 
 __all__ = ["denoising_lab", "gram_spectrum_lab", "pca_lab"]
 
@@ -54,7 +55,7 @@ def denoising_lab(
     n_iter=30,
     *,
     width_rule=False,
-    sigmas=(0.05, 0.1, 0.2, 0.4, 0.8),
+    sigmas=SIGMAS,
     c_range=(1e-3, 10.0),
     trajectory_points=(0, 66, 132, 198, 264),
     random_state=0,
@@ -88,8 +89,9 @@ def denoising_lab(
         Initial number of iterations, 0 to 50.
     width_rule : bool, default=False
         Whether the toggle c = 2 d sigma^2 starts switched on.
-    sigmas : sequence of float, default=(0.05, 0.1, 0.2, 0.4, 0.8)
-        The noise levels of the sigma slider, increasing, > 0.
+    sigmas : sequence of float, default=SIGMAS
+        The noise levels of the sigma slider, increasing, > 0; by default
+        those of Mika et al., (0.05, 0.1, 0.2, 0.4, 0.8).
     c_range : pair of float, default=(1e-3, 10.0)
         Ends of the c slider, 0 < low < high.
     trajectory_points : sequence of int, default=(0, 66, 132, 198, 264)
@@ -115,6 +117,37 @@ def denoising_lab(
     >>> len(lab.payload["noise_train"]), len(lab.payload["noise_test"])
     (2200, 726)
     """
+    sigmas, sigma = _check_sigmas(sigmas, sigma)
+    c_min, c_max = _check_range(c_range, "c_range")
+    c = _check_in_range(c, "c", c_min, c_max)
+    n_components = _check_bounded_int(n_components, "n_components", 1, _MAX_COMPONENTS)
+    n_iter = _check_bounded_int(n_iter, "n_iter", 0, _MAX_ITER)
+    if not isinstance(width_rule, bool):
+        raise TypeError(f"width_rule must be True or False, got width_rule={width_rule!r}.")
+    if width_rule and c != _width_rule(sigma, _TOY["n_features"]):
+        raise ValueError(
+            f"with width_rule=True, c must be 2 d sigma^2 = "
+            f"{_width_rule(sigma, _TOY['n_features'])!r}, got c={c!r}."
+        )
+    payload = _toy_payload(random_state)
+    payload.update(
+        sigmas=sigmas,
+        c_range=[c_min, c_max],
+        max_components=_MAX_COMPONENTS,
+        max_iter=_MAX_ITER,
+        tol=1e-6,
+        max_restarts=3,
+        trajectory_points=_check_points_of_toy(trajectory_points),
+        settings={
+            "sigma": sigma, "c": c, "n_components": n_components, "n_iter": n_iter,
+            "width_rule": width_rule,
+        },
+    )
+    return BrowserExplorer("denoising", payload, title)
+
+
+def _check_sigmas(sigmas, sigma):
+    """The sigma grid (increasing, > 0) and the initial sigma, one of it."""
     if isinstance(sigmas, (str, bytes)) or not hasattr(sigmas, "__len__") or len(sigmas) == 0:
         raise TypeError(f"sigmas must be a non-empty sequence of numbers, got sigmas={sigmas!r}.")
     sigmas = [check_real(value, "sigmas[]", minimum=0, strict=True) for value in sigmas]
@@ -123,23 +156,18 @@ def denoising_lab(
     sigma = check_real(sigma, "sigma", minimum=0, strict=True)
     if sigma not in sigmas:
         raise ValueError(f"sigma must be one of sigmas={sigmas}, got sigma={sigma!r}.")
-    c_min, c_max = _check_range(c_range, "c_range")
-    c = _check_in_range(c, "c", c_min, c_max)
-    n_components = check_int(n_components, "n_components", minimum=1)
-    if n_components > _MAX_COMPONENTS:
-        raise ValueError(
-            f"n_components must be at most {_MAX_COMPONENTS}, got n_components={n_components}."
-        )
-    n_iter = check_int(n_iter, "n_iter", minimum=0)
-    if n_iter > _MAX_ITER:
-        raise ValueError(f"n_iter must be at most {_MAX_ITER}, got n_iter={n_iter}.")
-    if not isinstance(width_rule, bool):
-        raise TypeError(f"width_rule must be True or False, got width_rule={width_rule!r}.")
-    d = _TOY["n_features"]
-    if width_rule and c != _width_rule(sigma, d):
-        raise ValueError(
-            f"with width_rule=True, c must be 2 d sigma^2 = {_width_rule(sigma, d)!r}, got c={c!r}."
-        )
+    return sigmas, sigma
+
+
+def _check_bounded_int(value, name, low, high):
+    value = check_int(value, name, minimum=low)
+    if value > high:
+        raise ValueError(f"{name} must be at most {high}, got {name}={value}.")
+    return value
+
+
+def _check_points_of_toy(trajectory_points):
+    """1 to 7 distinct indices of test points of the toy (one colour each)."""
     n_test = _TOY["n_clusters"] * _TOY["n_test_per_cluster"]
     if isinstance(trajectory_points, (str, bytes)) or not hasattr(trajectory_points, "__len__"):
         raise TypeError(
@@ -155,41 +183,31 @@ def denoising_lab(
         raise ValueError(
             f"trajectory_points must be indices of the {n_test} test points, got {max(points)}."
         )
+    return points
+
+
+def _toy_payload(random_state):
+    """The toy's centres and unit noise, which the page scales by sigma as denoising_toy does."""
     if isinstance(random_state, bool) or not isinstance(random_state, Integral):
         raise TypeError(
             f"random_state must be an integer seed (the page is sent the data it "
             f"draws), got random_state={random_state!r}."
         )
     random_state = check_int(random_state, "random_state", minimum=0)
-
     n_train = _TOY["n_clusters"] * _TOY["n_train_per_cluster"]
+    n_test = _TOY["n_clusters"] * _TOY["n_test_per_cluster"]
     centres, noise_train, noise_test = _denoising_toy_draws(
-        check_random_state(random_state), _TOY["n_clusters"], d, n_train, n_test
+        check_random_state(random_state), _TOY["n_clusters"], _TOY["n_features"], n_train, n_test
     )
-    payload = {
+    return {
         "centres": centres.ravel(),
         "noise_train": noise_train.ravel(),
         "noise_test": noise_test.ravel(),
-        "n_features": d,
+        "n_features": _TOY["n_features"],
         "n_train_per_cluster": _TOY["n_train_per_cluster"],
         "n_test_per_cluster": _TOY["n_test_per_cluster"],
         "random_state": random_state,
-        "sigmas": sigmas,
-        "c_range": [c_min, c_max],
-        "max_components": _MAX_COMPONENTS,
-        "max_iter": _MAX_ITER,
-        "tol": 1e-6,
-        "max_restarts": 3,
-        "trajectory_points": points,
-        "settings": {
-            "sigma": sigma,
-            "c": c,
-            "n_components": n_components,
-            "n_iter": n_iter,
-            "width_rule": width_rule,
-        },
     }
-    return BrowserExplorer("denoising", payload, title)
 
 
 def _check_points(X, name, min_samples, max_samples, n_features=None):
