@@ -50,7 +50,6 @@
     // ------------------------------------------------------------ controls
     buildControls() {
       const { C, settings, payload } = this, el = C.el, sigmas = payload.sigmas;
-      const [cMin, cMax] = payload.c_range;
       this.controls = el("div", { class: "kpca-lab-controls" });
       this.sigmaSlider = C.slider({
         label: "noise σ", min: 0, max: sigmas.length - 1, value: sigmas.indexOf(settings.sigma),
@@ -61,16 +60,7 @@
           this.heavyMove("sigma");
         },
       });
-      this.cSlider = C.slider({
-        label: "kernel width c", min: Math.log10(cMin).toFixed(2), max: Math.log10(cMax).toFixed(2), step: 0.01,
-        value: Math.log10(settings.c).toFixed(2),
-        format: () => C.formatNumber(settings.c, 3),
-        onInput: (position) => {
-          // three significant digits: the value shown is the value used
-          settings.c = Number(Math.pow(10, position).toPrecision(3));
-          this.heavyMove("c");
-        },
-      });
+      this.cSlider = C.widthSlider(settings, payload.c_range, () => this.heavyMove("c"));
       this.rule = C.checkbox({
         label: "c = 2dσ² (the width rule, d = 2)", checked: settings.width_rule,
         onChange: (checked) => {
@@ -135,13 +125,13 @@
 
     setRuleWidth() {
       this.settings.c = this.model.ruleWidth(this.settings.sigma);
-      this.cSlider.set(Math.log10(this.settings.c).toFixed(2));
+      this.cSlider.sync();
     }
 
     syncControls() {
       const s = this.settings;
       this.sigmaSlider.set(this.payload.sigmas.indexOf(s.sigma));
-      this.cSlider.set(Math.log10(s.c).toFixed(2));
+      this.cSlider.sync();
       this.cSlider.input.disabled = s.width_rule;
       this.rule.input.checked = s.width_rule;
       this.qSlider.set(s.n_components);

@@ -23,7 +23,6 @@
     const N = window.kpcaNumerics, C = window.kpcaLabCore, el = C.el;
     const d = payload.n_features;
     const X = C.matrix(payload.X), n = X.length / d;
-    const [cMin, cMax] = payload.c_range;
     const settings = Object.assign({}, payload.settings);
     const table = colormap();
     let result = null;
@@ -38,15 +37,7 @@
     const left = el("div", { class: "kpca-lab-main" });
     const right = el("div", { class: "kpca-lab-side" });
     root.append(controls, el("div", { class: "kpca-lab-body" }, left, right));
-    const cSlider = C.slider({
-      label: "kernel width c", min: Math.log10(cMin).toFixed(2), max: Math.log10(cMax).toFixed(2), step: 0.01,
-      value: Math.log10(settings.c).toFixed(2),
-      format: () => C.formatNumber(settings.c, 3),
-      onInput: (position) => {
-        settings.c = Number(Math.pow(10, position).toPrecision(3));
-        lab.move("c");
-      },
-    });
+    const cSlider = C.widthSlider(settings, payload.c_range, () => lab.move("c"));
     const reset = C.button("reset to the chapter's setting", () => lab.reset());
     controls.append(cSlider.row, el("div", { class: "kpca-lab-buttons" }, reset));
 
@@ -146,7 +137,7 @@
       settings,
       initial: Object.assign({}, payload.settings),
       update: () => { compute(); draw(); },
-      sync: () => cSlider.set(Math.log10(settings.c).toFixed(2)),
+      sync: () => cSlider.sync(),
       state: () => ({ c: result.c, n, K: Array.from(result.K), eigenvalues: Array.from(result.eigenvalues) }),
     });
     lab.move("load");

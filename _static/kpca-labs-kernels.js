@@ -4,7 +4,8 @@
  * compare the two: the Gaussian kernel k(x, y) = exp(-||x - y||^2 / c);
  * kernel centring as sklearn's KernelCenterer (the training column means
  * centre both the training and the test kernel); the top eigenpairs of the
- * centred kernel with fixed signs and alpha = beta / sqrt(mu); the gamma
+ * centred kernel with signs as sklearn's svd_flip (the entry of largest
+ * absolute value positive) and alpha = beta / sqrt(mu); the gamma
  * weights of the pre-image with the centring correction
  * (kpca_lib.preimage.gamma_weights); linear PCA as kpca_lib.PCA.
  *
@@ -27,10 +28,11 @@
 })(typeof self !== "undefined" ? self : this, function (numerics) {
   "use strict";
   // from kpca-labs-linalg.js, looked up on first use
-  let lanczosTopEigen, matVec, numericalRank, flipSigns, dot, symmetricEigen;
+  let lanczosTopEigen, matVec, dot, symmetricEigen;
   function link() {
-    if (!matVec) ({ lanczosTopEigen, matVec, numericalRank, flipSigns, dot, symmetricEigen } = numerics());
+    if (!matVec) ({ lanczosTopEigen, matVec, dot, symmetricEigen } = numerics());
   }
+  const EPS = Math.pow(2, -52);
 
   // -------------------------------------------------------------------------
   // exp: Math.exp costs 80 % of a fixed-point step (0.4 M calls); this one is
@@ -139,6 +141,35 @@
       for (let j = 0; j < n; j++) K[a * n + j] = K[a * n + j] - columnMeans[j] - rowMean + allMean;
     }
     return K;
+  }
+
+  // -------------------------------------------------------------------------
+  // kpca_lib's conventions: deterministic signs, the numerical rank
+  // -------------------------------------------------------------------------
+  /**
+   * Make the entry of largest absolute value of each column of the rows x cols
+   * matrix V positive (sklearn.utils.extmath.svd_flip, u_based_decision=True;
+   * the first such entry on a tie, as numpy's argmax).
+   */
+  function flipSigns(V, rows, cols) {
+    for (let k = 0; k < cols; k++) {
+      let best = -1, at = 0;
+      for (let i = 0; i < rows; i++) {
+        const a = Math.abs(V[i * cols + k]);
+        if (a > best) { best = a; at = i; }
+      }
+      if (V[at * cols + k] < 0) for (let i = 0; i < rows; i++) V[i * cols + k] = -V[i * cols + k];
+    }
+    return V;
+  }
+
+  /** Eigenvalues above size * eps * scale: not round-off of a zero (kpca_lib._linalg.numerical_rank). */
+  function numericalRank(values, size, scale) {
+    if (values.length === 0 || values[0] <= 0) return 0;
+    const threshold = size * EPS * (scale === undefined ? values[0] : scale);
+    let rank = 0;
+    for (let k = 0; k < values.length; k++) if (values[k] > threshold) rank++;
+    return rank;
   }
 
   // -------------------------------------------------------------------------
@@ -272,7 +303,7 @@
     return s / m;
   }
   return {
-    fastExp, checkWidth, gaussianGram, gaussianCross, centreTrainKernel, centreTestKernel, kernelPCAFit,
+    fastExp, checkWidth, flipSigns, numericalRank, gaussianGram, gaussianCross, centreTrainKernel, centreTestKernel, kernelPCAFit,
     kernelPCAProject, gammaWeights, pcaFit, pcaReconstruct, meanSquaredDistance,
   };
 });

@@ -2,9 +2,7 @@
  *
  * All eigenpairs of small symmetric matrices by Householder tridiagonalisation
  * and the implicit QL method (EISPACK tred2/tql2, as in JAMA); the top
- * eigenpairs of a large one by Lanczos with full reorthogonalisation;
- * eigenvector signs as sklearn's svd_flip (the entry of largest absolute
- * value positive); the numerical rank as kpca_lib._linalg.
+ * eigenpairs of a large one by Lanczos with full reorthogonalisation.
  *
  * Matrices are Float64Arrays in row-major order with their sizes passed
  * beside them. No dependency. The book loads the three numerics files as
@@ -288,23 +286,6 @@
   }
 
   /**
-   * Make the entry of largest absolute value of each column of the rows x cols
-   * matrix V positive (sklearn.utils.extmath.svd_flip, u_based_decision=True;
-   * the first such entry on a tie, as numpy's argmax).
-   */
-  function flipSigns(V, rows, cols) {
-    for (let k = 0; k < cols; k++) {
-      let best = -1, at = 0;
-      for (let i = 0; i < rows; i++) {
-        const a = Math.abs(V[i * cols + k]);
-        if (a > best) { best = a; at = i; }
-      }
-      if (V[at * cols + k] < 0) for (let i = 0; i < rows; i++) V[i * cols + k] = -V[i * cols + k];
-    }
-    return V;
-  }
-
-  /**
    * The q largest eigenpairs of a symmetric n x n operator by Lanczos with full
    * reorthogonalisation.
    *
@@ -396,16 +377,7 @@
     return { values, vectors, steps, converged, residual };
   }
 
-  /** Eigenvalues above size * eps * scale: not round-off of a zero (kpca_lib._linalg.numerical_rank). */
-  function numericalRank(values, size, scale) {
-    if (values.length === 0 || values[0] <= 0) return 0;
-    const threshold = size * EPS * (scale === undefined ? values[0] : scale);
-    let rank = 0;
-    for (let k = 0; k < values.length; k++) if (values[k] > threshold) rank++;
-    return rank;
-  }
-
   return {
-    EPS, randomGenerator, dot, matVec, tridiagonalQL, symmetricEigen, symmetricEigenvalues, flipSigns, lanczosTopEigen, numericalRank,
+    EPS, randomGenerator, dot, matVec, tridiagonalQL, symmetricEigen, symmetricEigenvalues, lanczosTopEigen,
   };
 });
