@@ -395,14 +395,3 @@ def test_the_instructor_guide_shows_no_hidden_check_of_the_book():
     lines = hidden_check_lines()
     assert lines  # chapter 1 has hidden checks
     assert [line for line in lines if line in guide] == []
-
-
-@pytest.mark.parametrize("module", ["coursework.stubs", "coursework.student", "coursework.preparation",
-                                    "coursework.report"])
-def test_the_examples_in_the_docstrings_hold(module):
-    # the README's test command collects doctests of kpca_lib only
-    import doctest
-    import importlib
-
-    failures, tried = doctest.testmod(importlib.import_module(module))
-    assert tried > 0 and failures == 0
