@@ -22,7 +22,7 @@ extra); ``import kpca_lib`` does not import it.
 
 from .denoising import SIGMAS, DenoisingState, ToyDenoiser, denoising_explorer, draw_denoising, mean_squared_distance
 from .explorer import Explorer
-from .gram_spectrum import draw_gram_spectrum, gram_spectrum, gram_spectrum_explorer
+from .gram_spectrum import draw_gram_spectrum, gram_spectrum, gram_spectrum_explorer, squared_distance_scales
 from .rings import draw_rings, rings_components, rings_explorer
 from .static import LiveRange, Slider, StaticExplorer
 from .topics import draw_topics, sparse_pca_topics, topics_explorer
@@ -33,6 +33,7 @@ __all__ = [
     "Slider",
     "StaticExplorer",
     "gram_spectrum",
+    "squared_distance_scales",
     "draw_gram_spectrum",
     "gram_spectrum_explorer",
     "rings_components",
