@@ -158,4 +158,4 @@ def gram_spectrum_explorer(X, c=0.1, c_values=None, dpi=80):
     def draw(axes, c):
         return draw_gram_spectrum(axes, X, c, scales)
 
-    return Explorer(draw, [slider], name="gram-spectrum", subplots=(1, 3), figsize=(11, 3.4), dpi=dpi)
+    return Explorer(draw, [slider], name="gram-spectrum", subplots=(1, 3), figsize=(9, 3.3), dpi=dpi)
