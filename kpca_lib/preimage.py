@@ -12,6 +12,11 @@ Setting the gradient of rho to zero gives the fixed-point iteration of
 Mika et al. (1999),
 
     z_{t+1} = sum_i gamma_i k(z_t, x_i) x_i / sum_i gamma_i k(z_t, x_i).
+
+The learned pre-image of Bakir, Weston and Schoelkopf (2004) instead fits,
+once, a kernel ridge regression from the projections back to the points,
+and then maps any projection by one matrix product; it works for every
+kernel.
 """
 
 import warnings
@@ -19,12 +24,19 @@ from dataclasses import dataclass
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
+from scipy.linalg import LinAlgError, solve
 from sklearn.utils import check_array, check_random_state
 
 from ._validation import check_int, check_real
 from .kernels import Gaussian
 
-__all__ = ["PreimageResult", "gamma_weights", "gaussian_fixed_point"]
+__all__ = [
+    "PreimageResult",
+    "gamma_weights",
+    "gaussian_fixed_point",
+    "fit_learned_preimage",
+    "learned_preimage",
+]
 
 
 def gamma_weights(alphas, beta):
@@ -126,7 +138,10 @@ def gaussian_fixed_point(
     iteration, no loop over points. The kernel values of one point enter
     only through the ratio, so they are computed up to a common factor,
     chosen to make the largest of them 1: a z far from the data then does
-    not underflow every ``k(z, x_i)`` to 0. A point stops when its step
+    not underflow every ``k(z, x_i)`` to 0. The iteration is unchanged by a
+    shift of the points and the starts together, so it runs on them
+    measured from the mean of ``X_fit``: far from the origin the expansion
+    of ``||z - x_i||^2`` would otherwise cancel. A point stops when its step
     ``||z_{t+1} - z_t||`` is at most ``tol * s``, with s the root mean square
     distance of the training points to their mean.
 
@@ -199,7 +214,12 @@ def gaussian_fixed_point(
     max_restarts = check_int(max_restarts, "max_restarts", minimum=0)
     rng = check_random_state(random_state)
 
-    scale = np.sqrt(np.mean(np.sum((X_fit - X_fit.mean(axis=0)) ** 2, axis=1)))
+    # the iteration commutes with a shift: run it about the data's mean
+    offset = X_fit.mean(axis=0)
+    X_fit = X_fit - offset
+    Z0_given = Z0
+    Z0 = Z0 - offset
+    scale = np.sqrt(np.mean(np.sum(X_fit**2, axis=1)))
     step_tol = tol * (scale if scale > 0 else 1.0)
 
     gamma_l1 = np.abs(gamma).sum(axis=1)
@@ -238,8 +258,16 @@ def gaussian_fixed_point(
     n_restarts = np.zeros(m, dtype=int)
     Z_history, rho_history = [], []
 
+    def shifted_back():
+        # points at their start (not yet moved, or given up) are returned
+        # exactly there, not off by the round-off of the shift
+        Z_out = Z + offset
+        at_start = gave_up | (n_iter == 0)
+        Z_out[at_start] = Z0_given[at_start]
+        return Z_out
+
     def record():
-        Z_history.append(Z.copy())
+        Z_history.append(shifted_back())
         rho_history.append(np.einsum("ij,ij->i", gamma, kernel(Z, X_fit)))
 
     if return_history:
@@ -300,10 +328,79 @@ def gaussian_fixed_point(
             stacklevel=2,
         )
     return PreimageResult(
-        Z=Z,
+        Z=shifted_back(),
         converged=converged,
         n_iter=n_iter,
         n_restarts=n_restarts,
         Z_history=np.array(Z_history) if return_history else None,
         rho_history=np.array(rho_history) if return_history else None,
     )
+
+
+def fit_learned_preimage(Z_fit, X_fit, kernel, alpha):
+    """Dual coefficients of the learned pre-image map (Bakir et al., 2004).
+
+    Kernel ridge regression from the projections ``Z_fit`` of the training
+    points back to the points ``X_fit``, with the kernel ``kernel`` applied
+    to projections: ``dual_coef = (k(Z_fit, Z_fit) + alpha I)^{-1} X_fit``.
+    ``alpha`` is the ridge, not the dual coefficients ``alpha_k`` of kernel
+    PCA. scikit-learn's ``KernelPCA(fit_inverse_transform=True)`` computes
+    the same.
+
+    Parameters
+    ----------
+    Z_fit : ndarray of shape (n_samples, n_components)
+        Projections of the training points.
+    X_fit : ndarray of shape (n_samples, n_features)
+        The training points.
+    kernel : callable
+        ``kernel(A, B)`` returning the Gram matrix of rows of A and B.
+    alpha : float
+        The ridge, >= 0.
+
+    Returns
+    -------
+    dual_coef : ndarray of shape (n_samples, n_features)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kpca_lib import Linear
+    >>> Z_fit, X_fit = np.array([[-1.0], [0.0], [1.0]]), np.array([[-2.0], [0.0], [2.0]])
+    >>> dual_coef = fit_learned_preimage(Z_fit, X_fit, Linear(), alpha=0.1)
+    >>> learned_preimage(np.array([[0.5]]), Z_fit, dual_coef, Linear()).round(4)  # x = 2 z, shrunk by the ridge
+    array([[0.9524]])
+    """
+    alpha = check_real(alpha, "alpha", minimum=0)
+    K = np.array(kernel(Z_fit, Z_fit), dtype=np.float64)
+    K.flat[:: K.shape[0] + 1] += alpha
+    try:
+        return solve(K, X_fit, assume_a="pos", overwrite_a=True)
+    except LinAlgError as error:
+        raise ValueError(
+            f"The learned pre-image needs k(Z, Z) + alpha I positive definite, "
+            f"and with alpha={alpha} it is not (the kernel matrix of the "
+            "projections is singular or the kernel is not positive "
+            "semi-definite): increase alpha."
+        ) from error
+
+
+def learned_preimage(Z, Z_fit, dual_coef, kernel):
+    """Pre-images by the learned map: ``k(Z, Z_fit) @ dual_coef``.
+
+    Parameters
+    ----------
+    Z : ndarray of shape (n_points, n_components)
+        Projections to map back.
+    Z_fit : ndarray of shape (n_samples, n_components)
+        The projections the map was fitted on.
+    dual_coef : ndarray of shape (n_samples, n_features)
+        From :func:`fit_learned_preimage`.
+    kernel : callable
+        The kernel the map was fitted with.
+
+    Returns
+    -------
+    ndarray of shape (n_points, n_features)
+    """
+    return np.asarray(kernel(Z, Z_fit), dtype=np.float64) @ dual_coef

@@ -8,6 +8,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from sklearn.datasets import make_moons
 from sklearn.decomposition import KernelPCA as SklearnKernelPCA
+from sklearn.exceptions import ConvergenceWarning
 
 import kpca_lib as kl
 from strategies import data_matrices
@@ -165,3 +166,172 @@ def test_bad_input_after_fit(moons):
         kpca.denoise(X, n_components=3)
     with pytest.raises(TypeError, match="needs the Gaussian kernel"):
         kl.KernelPCA(2, kernel=kl.Linear()).fit(X).denoise(X)
+
+
+# Regressions of issue 12: hard inputs
+
+
+def test_a_callable_returning_a_stored_matrix_is_left_unchanged(moons):
+    # the natural way to pass a precomputed kernel as a callable: look it up
+    X, X_new = moons
+    stored = kl.Gaussian(c=0.5)(X)
+    before = stored.copy()
+
+    def lookup(A, B):
+        if np.array_equal(A, X) and np.array_equal(B, X):
+            return stored
+        return kl.Gaussian(c=0.5)(A, B)
+
+    kpca = kl.KernelPCA(3, kernel=lookup).fit(X)
+    np.testing.assert_array_equal(stored, before)
+    # and it gives what the kernel itself gives
+    reference = kl.KernelPCA(3, kernel=kl.Gaussian(c=0.5)).fit(X)
+    np.testing.assert_allclose(kpca.transform(X_new), reference.transform(X_new), atol=1e-10)
+
+
+def test_transform_does_not_change_a_returned_matrix(moons):
+    X, X_new = moons
+    K_new = kl.Gaussian(c=0.5)(X_new, X)
+    before = K_new.copy()
+    kernel = lambda A, B: K_new if A.shape[0] == len(X_new) else kl.Gaussian(c=0.5)(A, B)  # noqa: E731
+    kl.KernelPCA(3, kernel=kernel).fit(X).transform(X_new)
+    np.testing.assert_array_equal(K_new, before)
+
+
+@pytest.fixture
+def pandas_frames(moons):
+    pd = pytest.importorskip("pandas")
+    X, X_new = moons
+    columns = ["x1", "x2"]
+    train = pd.DataFrame(X, columns=columns, index=[f"train{i}" for i in range(len(X))])
+    test = pd.DataFrame(X_new, columns=columns, index=100 + 3 * np.arange(len(X_new)))
+    return train, test
+
+
+@pytest.mark.parametrize("how", ["global", "estimator"])
+@pytest.mark.parametrize("eigen_solver", ["dense", "arpack"])
+def test_pandas_output_keeps_the_index_and_denoise_works(pandas_frames, how, eigen_solver):
+    from sklearn import config_context
+
+    train, test = pandas_frames
+    plain = kl.KernelPCA(3, kernel=kl.Gaussian(c=0.5), eigen_solver=eigen_solver).fit(train.to_numpy())
+    kpca = kl.KernelPCA(3, kernel=kl.Gaussian(c=0.5), eigen_solver=eigen_solver)
+    with config_context(transform_output="pandas" if how == "global" else "default"):
+        if how == "estimator":
+            kpca.set_output(transform="pandas")
+        Z_train = kpca.fit_transform(train)
+        Z = kpca.transform(test)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            denoised = kpca.denoise(test, max_iter=5)
+        # the centring inside is never a DataFrame (an n x n one slows arpack)
+        assert isinstance(kpca.centerer_.transform(kl.Gaussian(c=0.5)(test, train)), np.ndarray)
+    assert list(Z.index) == list(test.index)
+    assert list(Z_train.index) == list(train.index)
+    assert list(Z.columns) == ["kernelpca0", "kernelpca1", "kernelpca2"]
+    np.testing.assert_allclose(Z.to_numpy(), plain.transform(test.to_numpy()), atol=1e-12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        np.testing.assert_allclose(denoised, plain.denoise(test.to_numpy(), max_iter=5), atol=1e-12)
+
+
+class _TanhByHand:
+    """A tanh kernel (not PSD) whose is_psd flag the test chooses."""
+
+    def __init__(self, flag):
+        self.is_psd = flag
+
+    def __call__(self, A, B):
+        return np.tanh(A @ B.T + 1.0)
+
+
+def test_a_numpy_true_psd_flag_counts_as_true():
+    # np.bool_(True) is not `True`: an `is True` test ran the full check
+    X = np.random.default_rng(0).normal(size=(40, 3))
+    assert kl.Polynomial(coef0=np.float64(1.0)).is_psd is True
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kl.KernelPCA(2, kernel=_TanhByHand(np.bool_(True))).fit(X)  # trusted: no check
+    with pytest.warns(kl.NotPSDWarning):
+        kl.KernelPCA(2, kernel=_TanhByHand(np.bool_(False))).fit(X)
+
+
+def test_the_base_class_does_not_claim_psd():
+    class TanhKernel(kl.Kernel):
+        def _gram(self, X, Y):
+            return np.tanh(X @ (X if Y is None else Y).T + 1.0)
+
+    assert not TanhKernel().is_psd
+    X = np.random.default_rng(0).normal(size=(40, 3))
+    with pytest.warns(kl.NotPSDWarning, match="significant negative eigenvalues"):
+        kl.KernelPCA(2, kernel=TanhKernel()).fit(X)
+
+
+@pytest.fixture
+def dense_eigensolver_calls(monkeypatch):
+    """Record every dense eigenvalue call (O(n^3)) that kpca_lib makes."""
+    import importlib
+
+    import scipy.linalg
+
+    calls = []
+    for module_name in ("kpca_lib.kernel_pca", "kpca_lib._linalg", "kpca_lib.kernels"):
+        module = importlib.import_module(module_name)
+        for name in ("eigh", "eigvalsh"):
+            original = getattr(scipy.linalg, name)
+
+            def spy(A, *args, _original=original, **kwargs):
+                calls.append(np.shape(A))
+                return _original(A, *args, **kwargs)
+
+            monkeypatch.setattr(module, name, spy, raising=False)
+    return calls
+
+
+@pytest.mark.parametrize(
+    "kernel",
+    [lambda A, B: kl.Gaussian(c=0.5)(A, B), kl.Polynomial(degree=2, coef0=np.float64(1.0)), _TanhByHand(None)],
+    ids=["callable", "polynomial-numpy-coef0", "tanh-unknown"],
+)
+def test_the_psd_check_of_an_unknown_kernel_is_not_a_full_eigendecomposition(kernel, dense_eigensolver_calls):
+    X = np.random.default_rng(0).uniform(-1, 1, size=(300, 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", kl.NotPSDWarning)
+        kl.KernelPCA(2, kernel=kernel, eigen_solver="arpack").fit(X)
+    # arpack computes the components; an n x n dense call is the old full check
+    assert (300, 300) not in dense_eigensolver_calls
+
+
+def test_psd_check_finds_negative_eigenvalues_beyond_the_computed_ones():
+    # the isomap kernel of scikit-learn's tests: eigenvalues
+    # 52.72, 7.65, 7.65, 5.02, 0, 0, -6.13, -15.11; q = 2 computes none of the negative ones
+    K = np.array(SKLEARN_NOT_PSD_KERNEL)
+    with pytest.warns(kl.NotPSDWarning, match="at most -"):
+        kl.KernelPCA(2, kernel="precomputed").fit(K)
+    # the bound it reports is a true bound on the smallest eigenvalue
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        kl.KernelPCA(2, kernel="precomputed").fit(K)
+    bound = float(str(caught[0].message).split("at most ")[1].split(" ")[0])
+    assert np.linalg.eigvalsh(K)[0] <= bound < 0
+
+
+SKLEARN_NOT_PSD_KERNEL = [
+    [4.48, -1.0, 8.07, 2.33, 2.33, 2.33, -5.76, -12.78],
+    [-1.0, -6.48, 4.5, -1.24, -1.24, -1.24, -0.81, 7.49],
+    [8.07, 4.5, 15.48, 2.09, 2.09, 2.09, -11.1, -23.23],
+    [2.33, -1.24, 2.09, 4.0, -3.65, -3.65, 1.02, -0.9],
+    [2.33, -1.24, 2.09, -3.65, 4.0, -3.65, 1.02, -0.9],
+    [2.33, -1.24, 2.09, -3.65, -3.65, 4.0, 1.02, -0.9],
+    [-5.76, -0.81, -11.1, 1.02, 1.02, 1.02, 4.86, 9.75],
+    [-12.78, 7.49, -23.23, -0.9, -0.9, -0.9, 9.75, 21.46],
+]
+
+
+def test_arpack_non_convergence_is_reported_and_answered_by_the_dense_solver():
+    X = np.random.default_rng(1).uniform(-1, 1, size=(300, 3))
+    dense = kl.KernelPCA(5, kernel=kl.Gaussian(c=0.5), eigen_solver="dense").fit(X)
+    with pytest.warns(ConvergenceWarning, match=r"eigen_solver='arpack' did not converge.*max_iter=1"):
+        arpack = kl.KernelPCA(5, kernel=kl.Gaussian(c=0.5), eigen_solver="arpack", max_iter=1).fit(X)
+    np.testing.assert_allclose(arpack.eigenvalues_, dense.eigenvalues_, rtol=1e-12)
+    np.testing.assert_allclose(arpack.alphas_, dense.alphas_, atol=1e-10)
