@@ -89,7 +89,7 @@ def top_eigsh(A, q, *, tol=0.0, max_iter=None):
     return eigenvalues[order], eigenvectors[:, order]
 
 
-def numerical_rank(eigenvalues, size, scale=None):
+def numerical_rank(eigenvalues, size, scale=None, eps=_EPS):
     """Number of eigenvalues that are not round-off of a zero.
 
     Parameters
@@ -102,6 +102,9 @@ def numerical_rank(eigenvalues, size, scale=None):
         Size of the entries the matrix was computed from: a centred kernel
         matrix carries the round-off of the uncentred one. ``None`` means
         the largest eigenvalue.
+    eps : float, default=float64 machine epsilon
+        Relative precision of the data: float32 data are known only to
+        float32's epsilon, whatever the precision of the arithmetic.
 
     Returns
     -------
@@ -112,7 +115,7 @@ def numerical_rank(eigenvalues, size, scale=None):
         return 0
     if scale is None:
         scale = eigenvalues[0]
-    threshold = size * _EPS * scale
+    threshold = size * eps * scale
     return int(np.count_nonzero(eigenvalues > threshold))
 
 

@@ -275,7 +275,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         del K, K_c
 
         # components of zero or negative eigenvalue have no unit-norm alpha
-        rank = numerical_rank(eigenvalues, n, scale=K_scale)
+        # float32 samples are known to float32's precision only: so is the rank
+        rank = numerical_rank(eigenvalues, n, scale=K_scale, eps=np.finfo(X.dtype).eps)
         if self.n_components is None:
             q = rank
         if rank == 0:

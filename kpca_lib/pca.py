@@ -180,7 +180,9 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             lambdas, W = _svd_route(X_c)
         else:
             lambdas, W = _eigen_route(X_c, q, method)
-        lambdas, W, q, method = self._settle_rank(X_c, lambdas, W, q, method, total)
+        # float32 data are known to float32's precision only: so is their rank
+        eps = np.finfo(X.dtype).eps
+        lambdas, W, q, method = self._settle_rank(X_c, lambdas, W, q, method, total, eps)
 
         # flip signs so that refits and all routes give the same components
         _, components = svd_flip(None, np.ascontiguousarray(W[:, :q].T), u_based_decision=False)
@@ -197,7 +199,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.method_ = method
         return self
 
-    def _settle_rank(self, X_c, lambdas, W, q, method, total):
+    def _settle_rank(self, X_c, lambdas, W, q, method, total, eps):
         """The final q, from the rank of X_c, and the route that computes it.
 
         The rank test is on the singular values of ``X_c``: an eigenvalue
@@ -207,11 +209,11 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         """
         n, d = X_c.shape
         if method == "svd":
-            rank = numerical_rank(np.sqrt(n * lambdas), max(n, d))
+            rank = numerical_rank(np.sqrt(n * lambdas), max(n, d), eps=eps)
         elif lambdas[q - 1] > _SQUARED_ROUTE_LIMIT * lambdas[0]:
             rank = q
         else:
-            rank = numerical_rank(svd(X_c, compute_uv=False), max(n, d))
+            rank = numerical_rank(svd(X_c, compute_uv=False), max(n, d), eps=eps)
         if rank == 0:
             raise ValueError("X has zero variance: every sample is the same point.")
         if self.n_components is None:
