@@ -180,9 +180,10 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             lambdas, W = _svd_route(X_c)
         else:
             lambdas, W = _eigen_route(X_c, q, method)
-        # float32 data are known to float32's precision only: so is their rank
-        eps = np.finfo(X.dtype).eps
-        lambdas, W, q, method = self._settle_rank(X_c, lambdas, W, q, method, total, eps)
+        # X is known to its dtype's precision relative to its own size, offset
+        # included: the centred data carry that round-off, and so their rank
+        precision = (np.finfo(X.dtype).eps, np.linalg.norm(X.astype(np.float64)))
+        lambdas, W, q, method = self._settle_rank(X_c, lambdas, W, q, method, total, precision)
 
         # flip signs so that refits and all routes give the same components
         _, components = svd_flip(None, np.ascontiguousarray(W[:, :q].T), u_based_decision=False)
@@ -199,7 +200,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.method_ = method
         return self
 
-    def _settle_rank(self, X_c, lambdas, W, q, method, total, eps):
+    def _settle_rank(self, X_c, lambdas, W, q, method, total, precision):
         """The final q, from the rank of X_c, and the route that computes it.
 
         The rank test is on the singular values of ``X_c``: an eigenvalue
@@ -208,12 +209,18 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         they are all non-zero and no SVD is needed.
         """
         n, d = X_c.shape
+        eps, data_norm = precision
         if method == "svd":
-            rank = numerical_rank(np.sqrt(n * lambdas), max(n, d), eps=eps)
+            singular_values = np.sqrt(n * lambdas)
         elif lambdas[q - 1] > _SQUARED_ROUTE_LIMIT * lambdas[0]:
+            singular_values = None  # all q far above round-off: rank >= q
+        else:
+            singular_values = svd(X_c, compute_uv=False)
+        if singular_values is None:
             rank = q
         else:
-            rank = numerical_rank(svd(X_c, compute_uv=False), max(n, d), eps=eps)
+            scale = max(singular_values[0], data_norm)
+            rank = numerical_rank(singular_values, max(n, d), scale=scale, eps=eps)
         if rank == 0:
             raise ValueError("X has zero variance: every sample is the same point.")
         if self.n_components is None:
