@@ -18,20 +18,19 @@ import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin, clone
-from sklearn.exceptions import NotFittedError
 from sklearn.preprocessing import KernelCenterer
 from sklearn.utils.extmath import svd_flip
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from . import preimage
 from ._linalg import negative_eigenvalue_evidence, numerical_rank, top_eigh, top_eigsh
 from ._validation import check_int, check_n_components, check_real
+from .denoising import PreimageMixin
 from .kernels import Gaussian, Linear, NotPSDWarning, Polynomial, Sigmoid
+from .learned_preimage import fit_learned_preimage
 
 __all__ = ["KernelPCA"]
 
 _SOLVERS = ("auto", "dense", "arpack")
-_METHODS = ("fixed_point", "learned")
 _FLOAT_DTYPES = [np.float64, np.float32]
 _BUILTIN_KERNELS = (Linear, Polynomial, Gaussian, Sigmoid)
 # relative size below which a negative eigenvalue is round-off, as in is_psd
@@ -44,7 +43,7 @@ def _known_psd(kernel):
     return isinstance(flag, (bool, np.bool_)) and bool(flag)
 
 
-class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class KernelPCA(PreimageMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Kernel principal component analysis.
 
     Parameters
@@ -302,7 +301,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         self._n_features_out = q
         if self.fit_inverse_transform:
             self.X_transformed_fit_ = self.alphas_ * self.eigenvalues_
-            self.dual_coef_ = preimage.fit_learned_preimage(
+            self.dual_coef_ = fit_learned_preimage(
                 self.X_transformed_fit_, X.astype(np.float64), self.kernel, self.alpha
             )
         return self
@@ -350,150 +349,3 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         check_is_fitted(self)
         X = validate_data(self, X, dtype=_FLOAT_DTYPES, reset=False)
         return self._project(X).astype(X.dtype, copy=False)
-
-    def inverse_transform(self, Z):
-        """Map projections back to input space by the learned pre-image map.
-
-        Kernel ridge regression from projections to points (Bakir et al.,
-        2004), fitted with ``fit_inverse_transform=True``: the same as
-        scikit-learn's ``KernelPCA.inverse_transform`` with the same kernel
-        and ridge ``alpha``.
-
-        Parameters
-        ----------
-        Z : array-like of shape (n_samples, n_components)
-            Projections, as returned by :meth:`transform`.
-
-        Returns
-        -------
-        X_hat : ndarray of shape (n_samples, n_features)
-            The pre-images; float32 when Z is float32.
-        """
-        check_is_fitted(self)
-        self._check_learned()
-        dtype = np.float32 if np.asarray(Z).dtype == np.float32 else np.float64
-        Z = self._check_projections(Z, self.n_components_)
-        X_hat = preimage.learned_preimage(Z, self.X_transformed_fit_, self.dual_coef_, self.kernel)
-        return X_hat.astype(dtype, copy=False)
-
-    def _check_learned(self):
-        if not self.fit_inverse_transform or not hasattr(self, "dual_coef_"):
-            raise NotFittedError(
-                "The learned pre-image map was not fitted: construct the model "
-                "with fit_inverse_transform=True (and a ridge alpha) and fit it."
-            )
-
-    @staticmethod
-    def _check_projections(Z, q):
-        Z = np.asarray(Z, dtype=np.float64)
-        if Z.ndim != 2 or Z.shape[1] != q:
-            raise ValueError(f"Z must have shape (n_samples, {q}), got {Z.shape}.")
-        if not np.all(np.isfinite(Z)):
-            raise ValueError("Z contains NaN or infinity.")
-        return Z
-
-    def denoise(
-        self,
-        X,
-        n_components=None,
-        max_iter=100,
-        tol=1e-6,
-        Z0=None,
-        max_restarts=3,
-        random_state=0,
-        return_result=False,
-        return_history=False,
-        method="fixed_point",
-    ):
-        """De-noise samples: project them, then find pre-images in input space.
-
-        The projection ``P phi(x)`` on the first q components is mapped back
-        to input space by one of two methods:
-
-        * ``"fixed_point"``: the fixed-point iteration of Mika et al. (1999),
-          see :func:`kpca_lib.preimage.gaussian_fixed_point`. Needs the
-          Gaussian kernel.
-        * ``"learned"``: the learned pre-image map of Bakir et al. (2004),
-          see :meth:`inverse_transform`. Needs ``fit_inverse_transform=True``;
-          with q below ``n_components_`` the map is fitted anew on the first
-          q projections (one n x n solve).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            The noisy samples.
-        n_components : int or None, default=None
-            Use the first q <= ``n_components_`` components, so that one fit
-            serves every q. ``None`` uses all of them.
-        max_iter : int, default=100
-            Iterations at most, per point (fixed point only).
-        tol : float, default=1e-6
-            A point has converged when its step is at most ``tol`` times the
-            scale of the training data (fixed point only).
-        Z0 : array-like of shape (n_samples, n_features), default=None
-            Starting points; ``None`` starts from ``X`` itself (fixed point
-            only).
-        max_restarts : int, default=3
-            Restarts per point when the denominator vanishes (fixed point
-            only).
-        random_state : int, default=0
-            Seed of the perturbations of the restarts (fixed point only).
-        return_result : bool, default=False
-            Return the full :class:`~kpca_lib.preimage.PreimageResult`
-            instead of the pre-images only (fixed point only).
-        return_history : bool, default=False
-            Record the iterates and the objective rho in the result, for
-            convergence plots; implies ``return_result`` (fixed point only).
-        method : {"fixed_point", "learned"}, default="fixed_point"
-            How the pre-images are found.
-
-        Returns
-        -------
-        Z : ndarray of shape (n_samples, n_features)
-            The pre-images (or the full result, see ``return_result``).
-        """
-        check_is_fitted(self)
-        if method not in _METHODS:
-            raise ValueError(f"method must be one of {_METHODS}, got {method!r}.")
-        q = check_n_components(n_components, self.n_components_, "the number of fitted components")
-        X = validate_data(self, X, dtype=_FLOAT_DTYPES, reset=False)
-        if method == "learned":
-            return self._denoise_learned(X, q, return_result or return_history)
-        if not isinstance(self.kernel, Gaussian):
-            raise TypeError(
-                "denoise needs the Gaussian kernel: the fixed-point iteration "
-                f"is derived for it, and this model uses {self.kernel!r}. "
-                "method='learned' works for every kernel."
-            )
-        beta = self._project(X)[:, :q]
-        gamma = preimage.gamma_weights(self.alphas_[:, :q], beta)
-        result = preimage.gaussian_fixed_point(
-            self.X_fit_,
-            gamma,
-            self.kernel.c,
-            X if Z0 is None else Z0,
-            max_iter=max_iter,
-            tol=tol,
-            max_restarts=max_restarts,
-            random_state=random_state,
-            return_history=return_history,
-        )
-        if return_result or return_history:
-            return result
-        return result.Z.astype(X.dtype, copy=False)
-
-    def _denoise_learned(self, X, q, wants_result):
-        """Pre-images of the first q projections by the learned map."""
-        if wants_result:
-            raise ValueError(
-                "return_result and return_history describe the fixed-point "
-                "iteration; method='learned' returns the pre-images only."
-            )
-        self._check_learned()
-        beta = self._project(X)[:, :q]
-        Z_fit = self.X_transformed_fit_[:, :q]
-        if q == self.n_components_:
-            dual_coef = self.dual_coef_
-        else:
-            dual_coef = preimage.fit_learned_preimage(Z_fit, self.X_fit_.astype(np.float64), self.kernel, self.alpha)
-        return preimage.learned_preimage(beta, Z_fit, dual_coef, self.kernel).astype(X.dtype, copy=False)

@@ -13,10 +13,8 @@ Mika et al. (1999),
 
     z_{t+1} = sum_i gamma_i k(z_t, x_i) x_i / sum_i gamma_i k(z_t, x_i).
 
-The learned pre-image of Bakir, Weston and Schoelkopf (2004) instead fits,
-once, a kernel ridge regression from the projections back to the points,
-and then maps any projection by one matrix product; it works for every
-kernel.
+The learned pre-image of Bakir et al. (2004), the other way back, is in
+:mod:`kpca_lib.learned_preimage`.
 """
 
 import warnings
@@ -24,19 +22,12 @@ from dataclasses import dataclass
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
-from scipy.linalg import LinAlgError, solve
 from sklearn.utils import check_array, check_random_state
 
 from ._validation import check_int, check_real
 from .kernels import Gaussian
 
-__all__ = [
-    "PreimageResult",
-    "gamma_weights",
-    "gaussian_fixed_point",
-    "fit_learned_preimage",
-    "learned_preimage",
-]
+__all__ = ["PreimageResult", "gamma_weights", "gaussian_fixed_point"]
 
 
 def gamma_weights(alphas, beta):
@@ -336,71 +327,3 @@ def gaussian_fixed_point(
         rho_history=np.array(rho_history) if return_history else None,
     )
 
-
-def fit_learned_preimage(Z_fit, X_fit, kernel, alpha):
-    """Dual coefficients of the learned pre-image map (Bakir et al., 2004).
-
-    Kernel ridge regression from the projections ``Z_fit`` of the training
-    points back to the points ``X_fit``, with the kernel ``kernel`` applied
-    to projections: ``dual_coef = (k(Z_fit, Z_fit) + alpha I)^{-1} X_fit``.
-    ``alpha`` is the ridge, not the dual coefficients ``alpha_k`` of kernel
-    PCA. scikit-learn's ``KernelPCA(fit_inverse_transform=True)`` computes
-    the same.
-
-    Parameters
-    ----------
-    Z_fit : ndarray of shape (n_samples, n_components)
-        Projections of the training points.
-    X_fit : ndarray of shape (n_samples, n_features)
-        The training points.
-    kernel : callable
-        ``kernel(A, B)`` returning the Gram matrix of rows of A and B.
-    alpha : float
-        The ridge, >= 0.
-
-    Returns
-    -------
-    dual_coef : ndarray of shape (n_samples, n_features)
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kpca_lib import Linear
-    >>> Z_fit, X_fit = np.array([[-1.0], [0.0], [1.0]]), np.array([[-2.0], [0.0], [2.0]])
-    >>> dual_coef = fit_learned_preimage(Z_fit, X_fit, Linear(), alpha=0.1)
-    >>> learned_preimage(np.array([[0.5]]), Z_fit, dual_coef, Linear()).round(4)  # x = 2 z, shrunk by the ridge
-    array([[0.9524]])
-    """
-    alpha = check_real(alpha, "alpha", minimum=0)
-    K = np.array(kernel(Z_fit, Z_fit), dtype=np.float64)
-    K.flat[:: K.shape[0] + 1] += alpha
-    try:
-        return solve(K, X_fit, assume_a="pos", overwrite_a=True)
-    except LinAlgError as error:
-        raise ValueError(
-            f"The learned pre-image needs k(Z, Z) + alpha I positive definite, "
-            f"and with alpha={alpha} it is not (the kernel matrix of the "
-            "projections is singular or the kernel is not positive "
-            "semi-definite): increase alpha."
-        ) from error
-
-
-def learned_preimage(Z, Z_fit, dual_coef, kernel):
-    """Pre-images by the learned map: ``k(Z, Z_fit) @ dual_coef``.
-
-    Parameters
-    ----------
-    Z : ndarray of shape (n_points, n_components)
-        Projections to map back.
-    Z_fit : ndarray of shape (n_samples, n_components)
-        The projections the map was fitted on.
-    dual_coef : ndarray of shape (n_samples, n_features)
-        From :func:`fit_learned_preimage`.
-    kernel : callable
-        The kernel the map was fitted with.
-
-    Returns
-    -------
-    ndarray of shape (n_points, n_features)
-    """
-    return np.asarray(kernel(Z, Z_fit), dtype=np.float64) @ dual_coef
