@@ -58,7 +58,11 @@ class KernelPCA(PreimageMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin
         function of your own; or ``"precomputed"``, when ``fit`` receives the
         n x n kernel matrix of the training samples and ``transform`` the
         m x n kernel matrix between new and training samples. The kernel's
-        parameters are parameters of the estimator (``kernel__c``).
+        parameters are parameters of the estimator (``kernel__c``). A kernel
+        whose ``is_psd`` is not true (a function of your own, ``Sigmoid``,
+        a precomputed matrix) is checked on the training data by an O(n^2)
+        test, never a full eigendecomposition: a ``NotPSDWarning`` reports
+        significant negative eigenvalues that it finds.
     eigen_solver : {"auto", "dense", "arpack"}, default="auto"
         ``"dense"``: ``scipy.linalg.eigh`` restricted to the q largest
         eigenpairs; ``"arpack"``: ``scipy.sparse.linalg.eigsh`` (Lanczos),
@@ -112,6 +116,15 @@ class KernelPCA(PreimageMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin
     >>> kpca = KernelPCA(n_components=2, kernel=Gaussian(c=2.0)).fit(X)
     >>> kpca.eigenvalues_.round(4)
     array([0.6321, 0.6321])
+
+    The same from the precomputed kernel matrix, and a learned pre-image:
+
+    >>> K = Gaussian(c=2.0)(X)
+    >>> KernelPCA(n_components=2, kernel="precomputed").fit(K).eigenvalues_.round(4)
+    array([0.6321, 0.6321])
+    >>> learned = KernelPCA(2, kernel=Gaussian(c=2.0), fit_inverse_transform=True, alpha=0.1).fit(X)
+    >>> learned.denoise(X, method="learned").shape
+    (4, 2)
     """
 
     def __init__(

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.linalg import qr, svd
-from scipy.sparse.linalg import svds
+from scipy.sparse.linalg import ArpackNoConvergence, svds
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_array
 from threadpoolctl import threadpool_limits
@@ -165,8 +165,21 @@ def _largest_is_below(A, US, Vt, tau, rng, max_steps=40, failure=1e-12):
 
 
 def _spectral_norm(M):
-    """Largest singular value of M (deterministic Lanczos start)."""
-    return float(svds(M, k=1, solver="arpack", random_state=0, return_singular_vectors=False)[0])
+    """Largest singular value of M (deterministic Lanczos start).
+
+    Should ARPACK not converge, a ``ConvergenceWarning`` says so and a full
+    SVD gives the norm.
+    """
+    try:
+        return float(svds(M, k=1, solver="arpack", random_state=0, return_singular_vectors=False)[0])
+    except ArpackNoConvergence:
+        warnings.warn(
+            "ARPACK did not converge on the spectral norm ||M||_2 that sets "
+            "robust_pca's initial penalty; it was computed by a full SVD instead.",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+        return float(np.linalg.norm(M, 2))
 
 
 def robust_pca(M, lam=None, *, tol=1e-7, max_iter=500, rho=1.5, svd_method="auto"):

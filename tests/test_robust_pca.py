@@ -171,3 +171,20 @@ def test_partial_svt_never_misses_a_singular_value_above_tau():
     step = partial_svt(A, 1.0, W[:, :14])
     assert step is not None and step[1] == 4
     np.testing.assert_allclose(step[0], full, atol=1e-10)
+
+
+def test_arpack_non_convergence_of_the_spectral_norm_is_reported(monkeypatch):
+    import sys
+
+    from scipy.sparse.linalg import ArpackNoConvergence
+
+    def no_convergence(*args, **kwargs):
+        raise ArpackNoConvergence("ARPACK error -1: No convergence", np.array([]), np.array([]))
+
+    module = sys.modules["kpca_lib.robust_pca"]
+    data = low_rank_plus_sparse(n=50, rank=2, corruption=0.05)
+    expected = robust_pca(data.M)
+    monkeypatch.setattr(module, "svds", no_convergence)
+    with pytest.warns(ConvergenceWarning, match="ARPACK did not converge on the spectral norm"):
+        result = robust_pca(data.M)
+    np.testing.assert_allclose(result.L, expected.L, atol=1e-10)
