@@ -14,7 +14,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import preimage
-from ._validation import check_n_components
+from ._validation import check_n_components, check_projections
 from .kernels import Gaussian
 from .learned_preimage import fit_learned_preimage, learned_preimage
 
@@ -51,8 +51,8 @@ class PreimageMixin:
         """
         check_is_fitted(self)
         self._check_learned()
-        dtype = np.float32 if np.asarray(Z).dtype == np.float32 else np.float64
-        Z = self._check_projections(Z, self.n_components_)
+        Z = check_projections(Z, self.n_components_)
+        dtype = Z.dtype
         X_hat = learned_preimage(Z, self.X_transformed_fit_, self.dual_coef_, self.kernel)
         return X_hat.astype(dtype, copy=False)
 
@@ -62,15 +62,6 @@ class PreimageMixin:
                 "The learned pre-image map was not fitted: construct the model "
                 "with fit_inverse_transform=True (and a ridge alpha) and fit it."
             )
-
-    @staticmethod
-    def _check_projections(Z, q):
-        Z = np.asarray(Z, dtype=np.float64)
-        if Z.ndim != 2 or Z.shape[1] != q:
-            raise ValueError(f"Z must have shape (n_samples, {q}), got {Z.shape}.")
-        if not np.all(np.isfinite(Z)):
-            raise ValueError("Z contains NaN or infinity.")
-        return Z
 
     def denoise(
         self,

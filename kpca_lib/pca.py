@@ -31,7 +31,7 @@ from sklearn.utils.extmath import svd_flip
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._linalg import numerical_rank, top_eigh
-from ._validation import check_n_components
+from ._validation import check_n_components, check_projections
 
 __all__ = ["PCA"]
 
@@ -299,15 +299,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             ``sqrt(explained_variance_)`` when whitening).
         """
         check_is_fitted(self)
-        Z = np.asarray(Z)
-        dtype = np.float32 if Z.dtype == np.float32 else np.float64
-        Z = Z.astype(dtype, copy=False)
-        if Z.ndim != 2 or Z.shape[1] != self.n_components_:
-            raise ValueError(
-                f"Z must have shape (n_samples, {self.n_components_}), got {Z.shape}."
-            )
-        if not np.all(np.isfinite(Z)):
-            raise ValueError("Z contains NaN or infinity.")
+        Z = check_projections(Z, self.n_components_)
         if self.whiten:
             Z = Z * np.sqrt(self.explained_variance_)
         return Z @ self.components_ + self.mean_

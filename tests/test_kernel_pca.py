@@ -13,6 +13,7 @@ from sklearn.exceptions import ConvergenceWarning
 import kpca_lib as kl
 from strategies import data_matrices
 from test_pca import assert_equal_up_to_sign
+from test_sklearn_ported_kernel_pca import NOT_PSD
 
 
 @pytest.fixture(scope="module")
@@ -305,7 +306,7 @@ def test_the_psd_check_of_an_unknown_kernel_is_not_a_full_eigendecomposition(ker
 def test_psd_check_finds_negative_eigenvalues_beyond_the_computed_ones():
     # the isomap kernel of scikit-learn's tests: eigenvalues
     # 52.72, 7.65, 7.65, 5.02, 0, 0, -6.13, -15.11; q = 2 computes none of the negative ones
-    K = np.array(SKLEARN_NOT_PSD_KERNEL)
+    K = np.array(NOT_PSD)
     with pytest.warns(kl.NotPSDWarning, match="at most -"):
         kl.KernelPCA(2, kernel="precomputed").fit(K)
     # the bound it reports is a true bound on the smallest eigenvalue
@@ -313,19 +314,9 @@ def test_psd_check_finds_negative_eigenvalues_beyond_the_computed_ones():
         warnings.simplefilter("always")
         kl.KernelPCA(2, kernel="precomputed").fit(K)
     bound = float(str(caught[0].message).split("at most ")[1].split(" ")[0])
-    assert np.linalg.eigvalsh(K)[0] <= bound < 0
+    from sklearn.preprocessing import KernelCenterer
 
-
-SKLEARN_NOT_PSD_KERNEL = [
-    [4.48, -1.0, 8.07, 2.33, 2.33, 2.33, -5.76, -12.78],
-    [-1.0, -6.48, 4.5, -1.24, -1.24, -1.24, -0.81, 7.49],
-    [8.07, 4.5, 15.48, 2.09, 2.09, 2.09, -11.1, -23.23],
-    [2.33, -1.24, 2.09, 4.0, -3.65, -3.65, 1.02, -0.9],
-    [2.33, -1.24, 2.09, -3.65, 4.0, -3.65, 1.02, -0.9],
-    [2.33, -1.24, 2.09, -3.65, -3.65, 4.0, 1.02, -0.9],
-    [-5.76, -0.81, -11.1, 1.02, 1.02, 1.02, 4.86, 9.75],
-    [-12.78, 7.49, -23.23, -0.9, -0.9, -0.9, 9.75, 21.46],
-]
+    assert np.linalg.eigvalsh(KernelCenterer().fit_transform(K))[0] <= bound < 0
 
 
 def test_arpack_non_convergence_is_reported_and_answered_by_the_dense_solver():
