@@ -154,5 +154,5 @@ class PreimageMixin:
         if q == self.n_components_:
             dual_coef = self.dual_coef_
         else:
-            dual_coef = fit_learned_preimage(Z_fit, self.X_fit_.astype(np.float64), self.kernel, self.alpha)
+            dual_coef = fit_learned_preimage(Z_fit, np.asarray(self.X_fit_, dtype=np.float64), self.kernel, self.alpha)
         return learned_preimage(beta, Z_fit, dual_coef, self.kernel).astype(X.dtype, copy=False)

@@ -315,7 +315,7 @@ class KernelPCA(PreimageMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin
         if self.fit_inverse_transform:
             self.X_transformed_fit_ = self.alphas_ * self.eigenvalues_
             self.dual_coef_ = fit_learned_preimage(
-                self.X_transformed_fit_, X.astype(np.float64), self.kernel, self.alpha
+                self.X_transformed_fit_, np.asarray(X, dtype=np.float64), self.kernel, self.alpha
             )
         return self
 
