@@ -8,7 +8,6 @@ from sklearn.exceptions import ConvergenceWarning
 
 from kpca_lib import PCA, Gaussian, KernelPCA, datasets
 from kpca_lib.interactive import DenoisingExplorer, mean_squared_distance
-from kpca_lib.preimage import gamma_weights
 
 SIGMA, C = 0.1, 0.04  # c = 2 d sigma^2 with d = 2
 
@@ -97,6 +96,8 @@ def test_trajectories_and_their_objective(explorer, sigma, c, q):
     np.testing.assert_array_equal(state.trajectory_point, state.X_test[0])
     # rho is the objective at every iterate: sum_i gamma_i k(z, x_i). It need
     # not increase: the weights gamma have both signs (see test_preimage)
+    from kpca_lib.preimage import gamma_weights
+
     gamma = gamma_weights(fitted.kpca.alphas_[:, :q], fitted.beta[:1, :q])[0]
     squared = np.sum((state.trajectories[:, :, None, :] - state.X_train[None, None]) ** 2, axis=-1)
     np.testing.assert_allclose(state.rho, np.exp(-squared / c) @ gamma, rtol=1e-9, atol=1e-12)
