@@ -109,6 +109,8 @@ class PreimageResult:
     rho_history: np.ndarray | None = None
 
 
+# One vectorised loop whose per-point state (active, converged, restarts, history) every
+# long: step updates; split into parts, that state would have to travel through each of them
 def gaussian_fixed_point(
     X_fit,
     gamma,
