@@ -145,3 +145,12 @@ def test_rings_components_match_sklearn():
     assert result.component_map.shape == (5, 5)
     with pytest.raises(ValueError, match="n_components"):
         rings_components(c=2.0, n_components=21)
+
+
+def test_the_computing_ignores_a_global_pandas_output():
+    pytest.importorskip("pandas")
+    from sklearn import config_context
+
+    with config_context(transform_output="pandas"):
+        state = ToyDenoiser(max_components=3, n_starts=2).compute(SIGMA, C, n_components=2, max_iter=5)
+    assert isinstance(state.Z_kernel, np.ndarray) and state.Z_kernel.shape == (363, 2)
