@@ -4,7 +4,7 @@
  * answers at the speed it can:
  * - per sigma: the data and the linear PCA de-noising;
  * - per (sigma, c): the kernel PCA fit (12 components) and the projections
- *   beta of the test points (a new kernel and its eigenpairs);
+ *   Y of the test points (a new kernel and its eigenpairs);
  * - per (sigma, c, q): the fixed-point run, keeping every iterate z_t, so
  *   that the iterations slider only redraws.
  */
@@ -77,8 +77,8 @@
       if (this.fits.has(key)) return this.fits.get(key);
       const N = window.kpcaNumerics, data = this.toy(sigma);
       const fit = N.kernelPCAFit(data.Xtrain, this.nTrain, this.d, c, this.maxComponents);
-      const beta = N.kernelPCAProject(fit, data.Xtest, this.nTest);
-      return remember(this.fits, key, { key, sigma, c, data, fit, beta }, 8);
+      const Y = N.kernelPCAProject(fit, data.Xtest, this.nTest);
+      return remember(this.fits, key, { key, sigma, c, data, fit, Y }, 8);
     }
 
     /** q as the fit allows it: no more components than eigenvalues above round-off. */
@@ -94,7 +94,7 @@
       const key = fitted.key + "|" + q;
       if (this.runs.has(key)) return this.runs.get(key);
       const N = window.kpcaNumerics, data = fitted.data;
-      const gamma = N.gammaWeights(fitted.fit, fitted.beta, this.nTest, q);
+      const gamma = N.gammaWeights(fitted.fit, fitted.Y, this.nTest, q);
       const run = new N.FixedPointRun(data.Xtrain, this.nTrain, this.d, gamma, this.nTest, fitted.c, data.Xtest, {
         tol: this.payload.tol, maxRestarts: this.payload.max_restarts, track: this.track,
       });

@@ -210,33 +210,33 @@
     };
   }
 
-  /** Projections beta (m x q) of the m points A on the fitted components. */
+  /** Projections Y (m x q) of the m points A on the fitted components. */
   function kernelPCAProject(fit, A, m) {
     link();
     const { X, n, d, c, alphasT, nComponents: q } = fit;
     const K = centreTestKernel(gaussianCross(A, m, X, n, d, c), m, n, fit.centring);
-    const beta = new Float64Array(m * q);
+    const Y = new Float64Array(m * q);
     for (let a = 0; a < m; a++) {
       const row = K.subarray(a * n, (a + 1) * n);
-      for (let k = 0; k < q; k++) beta[a * q + k] = dot(row, alphasT.subarray(k * n, (k + 1) * n), n);
+      for (let k = 0; k < q; k++) Y[a * q + k] = dot(row, alphasT.subarray(k * n, (k + 1) * n), n);
     }
-    return beta;
+    return Y;
   }
 
   /**
-   * gamma_i = sum_{k<q} beta_k alpha_i^k + (1/n)(1 - sum_j sum_{k<q} beta_k alpha_j^k),
+   * gamma_i = sum_{k<q} y_k alpha_i^k + (1/n)(1 - sum_j sum_{k<q} y_k alpha_j^k),
    * one row per point (kpca_lib.preimage.gamma_weights), from a kernelPCAFit
-   * and the projections beta (m x qFit) of the points; the first q
+   * and the projections Y (m x qFit) of the points; the first q
    * components are used.
    */
-  function gammaWeights(fit, beta, m, q) {
+  function gammaWeights(fit, Y, m, q) {
     const { n, alphasT, nComponents: qFit } = fit;
     if (!(q >= 1 && q <= qFit)) throw new RangeError("q must be between 1 and " + qFit + ", got " + q);
     const gamma = new Float64Array(m * n);
     for (let a = 0; a < m; a++) {
       const row = gamma.subarray(a * n, (a + 1) * n);
       for (let k = 0; k < q; k++) {
-        const b = beta[a * qFit + k], alpha = alphasT.subarray(k * n, (k + 1) * n);
+        const b = Y[a * qFit + k], alpha = alphasT.subarray(k * n, (k + 1) * n);
         for (let i = 0; i < n; i++) row[i] += b * alpha[i];
       }
       let total = 0;

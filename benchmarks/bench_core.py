@@ -53,12 +53,12 @@ def denoise_point_by_point(kpca, X_test, n_iter):
     K_fit_all = kpca.centerer_.K_fit_all_
     Z = np.empty_like(X_test)
     for j, x in enumerate(X_test):
-        # the centred test kernel row and the projections beta_k
+        # the centred test kernel row and the projections y_k
         k_row = np.array([np.exp(-np.sum((x - X_fit[i]) ** 2) / c) for i in range(n)])
         k_centred = k_row - K_fit_rows - k_row.mean() + K_fit_all
-        beta = [sum(alphas[i, k] * k_centred[i] for i in range(n)) for k in range(q)]
+        y = [sum(alphas[i, k] * k_centred[i] for i in range(n)) for k in range(q)]
         # gamma_i with the centring correction
-        gamma = [sum(beta[k] * alphas[i, k] for k in range(q)) for i in range(n)]
+        gamma = [sum(y[k] * alphas[i, k] for k in range(q)) for i in range(n)]
         correction = (1.0 - sum(gamma)) / n
         gamma = [g + correction for g in gamma]
         z = x.copy()

@@ -37,10 +37,10 @@ def library_ms(data, c, q):
     for _ in range(REPEATS):
         start = time.process_time()
         kpca = KernelPCA(n_components=12, kernel=Gaussian(c=c), eigen_solver="arpack").fit(data.X_train)
-        beta = kpca.transform(data.X_test)
+        Y = kpca.transform(data.X_test)
         fit_ms = min(fit_ms, 1e3 * (time.process_time() - start))
         start = time.process_time()
-        gamma = preimage.gamma_weights(kpca.alphas_[:, :q], beta[:, :q])
+        gamma = preimage.gamma_weights(kpca.alphas_[:, :q], Y[:, :q])
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             preimage.gaussian_fixed_point(data.X_train, gamma, c, data.X_test, max_iter=50)

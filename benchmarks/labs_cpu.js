@@ -23,11 +23,11 @@ const rows = input.settings.map(([c, q]) => {
     let ms;
     [ms, fit] = cpuMs(() => {
       const model = N.kernelPCAFit(X, n, 2, c, 12);
-      return { model, beta: N.kernelPCAProject(model, A, m) };
+      return { model, Y: N.kernelPCAProject(model, A, m) };
     });
     fitMs = Math.min(fitMs, ms);
     [ms, run] = cpuMs(() => {
-      const gamma = N.gammaWeights(fit.model, fit.beta, m, q);
+      const gamma = N.gammaWeights(fit.model, fit.Y, m, q);
       return new N.FixedPointRun(X, n, 2, gamma, m, c, A).runTo(50);
     });
     runMs = Math.min(runMs, ms);

@@ -135,8 +135,8 @@ class PreimageMixin:
                 f"is derived for it, and this model uses {self.kernel!r}. "
                 "method='learned' works for every kernel."
             )
-        beta = self._project(X)[:, :q]
-        gamma = preimage.gamma_weights(self.alphas_[:, :q], beta)
+        Y = self._project(X)[:, :q]
+        gamma = preimage.gamma_weights(self.alphas_[:, :q], Y)
         return preimage.gaussian_fixed_point(
             self.X_fit_, gamma, self.kernel.c, Z0, return_history=return_history, **options
         )
@@ -149,10 +149,10 @@ class PreimageMixin:
                 "iteration; method='learned' returns the pre-images only."
             )
         self._check_learned()
-        beta = self._project(X)[:, :q]
+        Y = self._project(X)[:, :q]
         Z_fit = self.X_transformed_fit_[:, :q]
         if q == self.n_components_:
             dual_coef = self.dual_coef_
         else:
             dual_coef = fit_learned_preimage(Z_fit, np.asarray(self.X_fit_, dtype=np.float64), self.kernel, self.alpha)
-        return learned_preimage(beta, Z_fit, dual_coef, self.kernel).astype(X.dtype, copy=False)
+        return learned_preimage(Y, Z_fit, dual_coef, self.kernel).astype(X.dtype, copy=False)

@@ -30,29 +30,35 @@ from .kernels import Gaussian
 __all__ = ["PreimageResult", "gamma_weights", "gaussian_fixed_point"]
 
 
-def gamma_weights(alphas, beta):
+def gamma_weights(alphas, Y):
     """Weights gamma_i of the training points in the projection ``P_q phi(x)``.
 
     The components are expansions in the *centred* training images
     ``phi(x_i) - m``, with ``m = (1/n) sum_j phi(x_j)``:
     ``V_k = sum_i alpha_i^k (phi(x_i) - m)``. The projection of a test point,
-    with the mean added back, is ``Psi = sum_k beta_k V_k + m``. Expanding
-    ``m`` gives ``Psi = sum_i gamma_i phi(x_i)`` with
+    with the mean added back, is ``Psi = sum_k y_k V_k + m``, with
+    ``y_k = <V_k, phi(x) - m>`` its projections. Expanding ``m`` gives
+    ``Psi = sum_i gamma_i phi(x_i)`` with
 
-        gamma_i = sum_k beta_k alpha_i^k
-                  + (1/n) (1 - sum_j sum_k beta_k alpha_j^k).
+        gamma_i = sum_k y_k alpha_i^k
+                  + (1/n) (1 - sum_j sum_k y_k alpha_j^k).
 
-    The second term is the centring correction; leaving it out (as
-    derivations that assume uncentred data do) pulls every pre-image towards
-    the origin of feature space.
+    The second term is the centring correction. For the components of a
+    centred kernel PCA every column of ``alphas`` sums to 0, so the
+    correction is exactly 1/n: it adds ``(1/n) sum_i k(z, x_i)``, a kernel
+    density estimate of the training points, to the objective ``rho(z)`` of
+    the pre-image. Derivations that assume uncentred data leave it out.
+    (The projections are ``beta`` in Mika et al. (1999); here beta names the
+    unit eigenvectors of the centred kernel matrix, as in
+    :mod:`kpca_lib.kernel_pca`.)
 
     Parameters
     ----------
     alphas : array-like of shape (n_samples, n_components)
         Normalised dual coefficients, as ``KernelPCA.alphas_``.
-    beta : array-like of shape (n_points, n_components)
-        Projections of the points on the components, as
-        ``KernelPCA.transform``.
+    Y : array-like of shape (n_points, n_components)
+        Projections y_k of the points on the components, one row per
+        point, as ``KernelPCA.transform`` returns them.
 
     Returns
     -------
@@ -66,14 +72,14 @@ def gamma_weights(alphas, beta):
     array([[1., 0.]])
     """
     alphas = check_array(alphas, dtype=np.float64, input_name="alphas")
-    beta = check_array(beta, dtype=np.float64, input_name="beta")
-    if beta.shape[1] != alphas.shape[1]:
+    Y = check_array(Y, dtype=np.float64, input_name="Y")
+    if Y.shape[1] != alphas.shape[1]:
         raise ValueError(
-            f"beta must have one column per component ({alphas.shape[1]}), "
-            f"got shape {beta.shape}."
+            f"Y must have one column per component ({alphas.shape[1]}), "
+            f"got shape {Y.shape}."
         )
     n = alphas.shape[0]
-    gamma = beta @ alphas.T
+    gamma = Y @ alphas.T
     gamma += (1.0 - gamma.sum(axis=1, keepdims=True)) / n
     return gamma
 

@@ -60,8 +60,8 @@ def denoising_reference(payload, sigma, c, n_components, n_iter):
         n_components=payload["max_components"], kernel=Gaussian(c=c), eigen_solver="dense"
     ).fit(data.X_train)
     q = n_components
-    beta = kpca.transform(data.X_test)
-    gamma = preimage.gamma_weights(kpca.alphas_[:, :q], beta[:, :q])
+    Y = kpca.transform(data.X_test)
+    gamma = preimage.gamma_weights(kpca.alphas_[:, :q], Y[:, :q])
     m = data.X_test.shape[0]
     if n_iter == 0:
         Z, converged, restarted = data.X_test, np.zeros(m, bool), np.zeros(m, bool)

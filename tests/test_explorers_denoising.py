@@ -98,7 +98,7 @@ def test_trajectories_and_their_objective(explorer, sigma, c, q):
     # not increase: the weights gamma have both signs (see test_preimage)
     from kpca_lib.preimage import gamma_weights
 
-    gamma = gamma_weights(fitted.kpca.alphas_[:, :q], fitted.beta[:1, :q])[0]
+    gamma = gamma_weights(fitted.kpca.alphas_[:, :q], fitted.Y[:1, :q])[0]
     squared = np.sum((state.trajectories[:, :, None, :] - state.X_train[None, None]) ** 2, axis=-1)
     np.testing.assert_allclose(state.rho, np.exp(-squared / c) @ gamma, rtol=1e-9, atol=1e-12)
     if sigma == 0.4:  # the slider setting where an increase was wrongly assumed

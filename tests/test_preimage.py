@@ -20,20 +20,40 @@ def quiet(function, *args, **kwargs):
 
 def test_gamma_with_centring_correction_gives_the_pca_reconstruction():
     # with the linear kernel, feature space is input space, so
-    # sum_i gamma_i x_i must be the PCA reconstruction mean + sum_k beta_k w_k
+    # sum_i gamma_i x_i must be the PCA reconstruction mean + sum_k y_k w_k
     rng = np.random.default_rng(0)
     X = rng.normal(size=(30, 4)) + [3.0, -2.0, 1.0, 5.0]  # far from the origin
     X_new = rng.normal(size=(6, 4)) + [3.0, -2.0, 1.0, 5.0]
     kpca = kl.KernelPCA(2, kernel=kl.Linear()).fit(X)
     pca = kl.PCA(2).fit(X)
-    beta = kpca.transform(X_new)
-    gamma = gamma_weights(kpca.alphas_, beta)
+    Y = kpca.transform(X_new)
+    gamma = gamma_weights(kpca.alphas_, Y)
     np.testing.assert_allclose(gamma.sum(axis=1), 1.0)
     reconstruction = pca.inverse_transform(pca.transform(X_new))
     np.testing.assert_allclose(gamma @ X, reconstruction, atol=1e-10)
     # without the correction the mean is lost: the check above can fail
-    uncorrected = beta @ kpca.alphas_.T
+    uncorrected = Y @ kpca.alphas_.T
     assert np.abs(uncorrected @ X - reconstruction).max() > 1.0
+
+
+def test_centring_correction_of_a_centred_fit_is_one_over_n():
+    # the columns of alphas are eigenvectors of the centred kernel matrix, which
+    # has the constant vector in its null space: each sums to 0, so the
+    # correction (1/n)(1 - sum_j sum_k y_k alpha_j^k) is exactly 1/n, and rho(z)
+    # is the component term plus the density (1/n) sum_i k(z, x_i)
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(40, 3)) + 4.0
+    kernel = kl.Gaussian(c=2.0)
+    kpca = kl.KernelPCA(6, kernel=kernel).fit(X)
+    np.testing.assert_allclose(kpca.alphas_.sum(axis=0), 0.0, atol=1e-12)
+    Y = kpca.transform(rng.normal(size=(7, 3)) + 4.0)
+    gamma = gamma_weights(kpca.alphas_, Y)
+    np.testing.assert_allclose(gamma - Y @ kpca.alphas_.T, 1 / 40, rtol=0, atol=1e-14)
+    Z = rng.normal(size=(7, 3)) + 4.0
+    K_z = kernel(Z, X)
+    rho = np.einsum("ij,ij->i", gamma, K_z)
+    component = np.einsum("ik,ik->i", K_z @ kpca.alphas_, Y)
+    np.testing.assert_allclose(rho, component + K_z.mean(axis=1), atol=1e-13)
 
 
 def test_preimages_of_training_points_with_all_components_are_the_points():

@@ -125,7 +125,7 @@ class ToyDenoiser:
     points depend only on the noise level sigma and the kernel width c. They
     are computed once per pair and kept, so that moving the component-count
     or iteration slider costs only the fixed-point iteration: one fit serves
-    every q through ``gamma_weights(alphas_[:, :q], beta[:, :q])``.
+    every q through ``gamma_weights(alphas_[:, :q], Y[:, :q])``.
 
     Parameters
     ----------
@@ -192,7 +192,7 @@ class ToyDenoiser:
         -------
         sklearn.utils.Bunch
             ``data`` (the Bunch of ``denoising_toy``), ``kpca`` (the fitted
-            :class:`~kpca_lib.KernelPCA`), ``beta`` (the projections of the
+            :class:`~kpca_lib.KernelPCA`), ``Y`` (the projections of the
             test points on every fitted component), ``linear_Z`` (linear PCA
             de-noising for q = 1 .. max(d - 1, 1)) and ``starts`` (the
             random starts of the convergence plot).
@@ -216,7 +216,7 @@ class ToyDenoiser:
                 n_components=self.max_components, kernel=Gaussian(c=c), eigen_solver="arpack"
             ).set_output(transform="default")
             kpca.fit(data.X_train)
-            beta = kpca.transform(data.X_test)
+            Y = kpca.transform(data.X_test)
         pca = PCA(n_components=self.n_features).fit(data.X_train)
         linear_Z = [
             _linear_denoise(pca, data.X_test, q) for q in range(1, self._max_linear + 1)
@@ -226,7 +226,7 @@ class ToyDenoiser:
         low, high = data.X_train.min(axis=0), data.X_train.max(axis=0)
         starts = rng.uniform(low, high, size=(self.n_starts, self.n_features))
 
-        return Bunch(data=data, kpca=kpca, beta=beta, linear_Z=linear_Z, starts=starts)
+        return Bunch(data=data, kpca=kpca, Y=Y, linear_Z=linear_Z, starts=starts)
 
     def compute(self, sigma, c, n_components, max_iter):
         """De-noise the test points for one setting of the sliders.
@@ -257,7 +257,7 @@ class ToyDenoiser:
         max_iter = check_int(max_iter, "max_iter", minimum=1)
         data, kpca = fitted.data, fitted.kpca
 
-        gamma = preimage.gamma_weights(kpca.alphas_[:, :q], fitted.beta[:, :q])
+        gamma = preimage.gamma_weights(kpca.alphas_[:, :q], fitted.Y[:, :q])
         # short runs are the point of the iteration slider: report the
         # converged fraction instead of the warning. The products here have
         # an inner dimension of d = 2, where BLAS threads cost more than

@@ -10,8 +10,8 @@ const input = JSON.parse(require("node:fs").readFileSync(0, "utf8"));
 const d = input.d, X = Float64Array.from(input.X_train), A = Float64Array.from(input.X_test);
 const n = X.length / d, m = A.length / d;
 const fit = N.kernelPCAFit(X, n, d, input.c, input.n_fit);
-const beta = N.kernelPCAProject(fit, A, m);
-const run = new N.FixedPointRun(X, n, d, N.gammaWeights(fit, beta, m, input.q), m, input.c, A);
+const Y = N.kernelPCAProject(fit, A, m);
+const run = new N.FixedPointRun(X, n, d, N.gammaWeights(fit, Y, m, input.q), m, input.c, A);
 run.runTo(input.n_iter);
 process.stdout.write(JSON.stringify({
   eigenvalues: Array.from(fit.eigenvalues),

@@ -169,7 +169,7 @@ test("kernel centring: rows and columns of K_c sum to zero; a test kernel of the
   assert.throws(() => N.gaussianGram(X, n, d, 0), RangeError);
 });
 
-test("kernelPCAFit: unit-norm components (alpha^T K_c alpha = 1) and beta = mu alpha on the training points", () => {
+test("kernelPCAFit: unit-norm components (alpha^T K_c alpha = 1) and projections Y = mu alpha on the training points", () => {
   const n = 120, d = 2, X = randomMatrix(n, d, 9), q = 6;
   const fit = N.kernelPCAFit(X, n, d, 0.3, q);
   const Kc = N.gaussianGram(X, n, d, 0.3);
@@ -184,12 +184,12 @@ test("kernelPCAFit: unit-norm components (alpha^T K_c alpha = 1) and beta = mu a
     const largest = alpha.reduce((m, v) => (Math.abs(v) > Math.abs(m) ? v : m), 0);
     assert.ok(largest > 0);
   }
-  const beta = N.kernelPCAProject(fit, X, n);
-  for (let i = 0; i < n * q; i++) assert.ok(Math.abs(beta[i] - fit.alphas[i] * fit.eigenvalues[i % q]) < 1e-10);
+  const Y = N.kernelPCAProject(fit, X, n);
+  for (let i = 0; i < n * q; i++) assert.ok(Math.abs(Y[i] - fit.alphas[i] * fit.eigenvalues[i % q]) < 1e-10);
 });
 
 test("gammaWeights: rows sum to one; the centring correction", () => {
-  // kpca_lib's doctest: alphas [[1], [-1]], beta [[0.5]] give gamma [[1, 0]]
+  // kpca_lib's doctest: alphas [[1], [-1]], Y [[0.5]] give gamma [[1, 0]]
   const fit = { n: 2, alphasT: Float64Array.of(1, -1), nComponents: 1 };
   assert.deepEqual(Array.from(N.gammaWeights(fit, Float64Array.of(0.5), 1, 1)), [1, 0]);
   const n = 50, X = randomMatrix(n, 2, 3), model = N.kernelPCAFit(X, n, 2, 0.5, 4);
