@@ -23,7 +23,7 @@ extra); ``import kpca_lib`` does not import it.
 from .denoising import SIGMAS, DenoisingState, ToyDenoiser, denoising_explorer, draw_denoising, mean_squared_distance
 from .explorer import Explorer
 from .gram_spectrum import draw_gram_spectrum, gram_spectrum, gram_spectrum_explorer
-from .rings import draw_rings, rings_components, rings_explorer
+from .rings import draw_rings, held_out_accuracy, rings_components, rings_explorer
 from .static import LiveRange, Slider, StaticExplorer
 from .topics import draw_topics, sparse_pca_topics, topics_explorer
 
@@ -35,6 +35,7 @@ __all__ = [
     "gram_spectrum",
     "draw_gram_spectrum",
     "gram_spectrum_explorer",
+    "held_out_accuracy",
     "rings_components",
     "draw_rings",
     "rings_explorer",
