@@ -14,15 +14,20 @@ module                    explorer
 ``topics``                appendix A: sparse PCA of planted topics against alpha, q
 ``static``                the precomputed-explorer framework (no kernel needed)
 ``explorer``              one drawing function -> live widget and static explorer
+``labs``                  labs computed in the reader's browser, one function each
+``browser``               the HTML that carries a lab's data to the page
 ========================  ==========================================================
 
 This subpackage needs matplotlib, pillow and ipywidgets (the ``explorers``
-extra); ``import kpca_lib`` does not import it.
+extra); ``import kpca_lib`` does not import it. The labs need none of them:
+their computing is the book's JavaScript (``_static/kpca-lab*.js``).
 """
 
 from .denoising import SIGMAS, DenoisingState, ToyDenoiser, denoising_explorer, draw_denoising, mean_squared_distance
+from .browser import BrowserExplorer
 from .explorer import Explorer
 from .gram_spectrum import draw_gram_spectrum, gram_spectrum, gram_spectrum_explorer
+from .labs import denoising_lab, gram_spectrum_lab, pca_lab
 from .rings import draw_rings, held_out_accuracy, rings_components, rings_explorer
 from .static import LiveRange, Slider, StaticExplorer
 from .topics import draw_topics, sparse_pca_topics, topics_explorer
@@ -48,4 +53,8 @@ __all__ = [
     "sparse_pca_topics",
     "draw_topics",
     "topics_explorer",
+    "BrowserExplorer",
+    "denoising_lab",
+    "gram_spectrum_lab",
+    "pca_lab",
 ]
