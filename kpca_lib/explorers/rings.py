@@ -15,6 +15,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils import Bunch
+from threadpoolctl import threadpool_limits
 
 from .. import datasets
 from .._validation import check_int, check_real
@@ -129,6 +130,15 @@ def rings_components(c, n_components, n_grid=50, random_state=0):
     if q > 20:
         raise ValueError(f"n_components must be at most 20, got n_components={q}.")
     n_grid = check_int(n_grid, "n_grid", minimum=2)
+    # 300 x 300 problems: a second BLAS thread only adds synchronisation, and on a
+    # busy machine it can double the time of an explorer's 35 settings
+    # (benchmarks/bench_rings_explorer.py)
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _rings_components(c, q, n_grid, random_state)
+
+
+def _rings_components(c, q, n_grid, random_state):
+    """:func:`rings_components` for checked arguments."""
     X, y = datasets.concentric_rings(200, noise=0.1, random_state=random_state)
     X_train, X_test, y_train, y_test = train_test_split(
         X, y, test_size=0.5, stratify=y, random_state=random_state)
