@@ -85,14 +85,24 @@ def test_short_runs_report_instead_of_warning(explorer):
     assert long.converged_fraction > 0.9
 
 
-def test_trajectories_climb_the_objective(explorer):
-    state = explorer.compute(SIGMA, C, n_components=4, max_iter=15)
+@pytest.mark.parametrize(("sigma", "c", "q"), [(SIGMA, C, 4), (0.4, 0.64, 2)])
+def test_trajectories_and_their_objective(explorer, sigma, c, q):
+    state = explorer.compute(sigma, c, n_components=q, max_iter=15)
     assert state.trajectories.shape == (16, 3, 2)
     assert state.rho.shape == (16, 3)
-    # each start is the first row; the objective never decreases much
-    np.testing.assert_allclose(state.trajectories[0], explorer.fitted(SIGMA, C).starts)
-    assert np.all(np.diff(state.rho, axis=0) > -1e-9)
+    # each start is the first row
+    fitted = explorer.fitted(sigma, c)
+    np.testing.assert_allclose(state.trajectories[0], fitted.starts)
     np.testing.assert_array_equal(state.trajectory_point, state.X_test[0])
+    # rho is the objective at every iterate: sum_i gamma_i k(z, x_i). It need
+    # not increase: the weights gamma have both signs (see test_preimage)
+    from kpca_lib.preimage import gamma_weights
+
+    gamma = gamma_weights(fitted.kpca.alphas_[:, :q], fitted.beta[:1, :q])[0]
+    squared = np.sum((state.trajectories[:, :, None, :] - state.X_train[None, None]) ** 2, axis=-1)
+    np.testing.assert_allclose(state.rho, np.exp(-squared / c) @ gamma, rtol=1e-9, atol=1e-12)
+    if sigma == 0.4:  # the slider setting where an increase was wrongly assumed
+        assert np.diff(state.rho, axis=0).min() < -1e-3
 
 
 @pytest.mark.parametrize(
@@ -180,3 +190,26 @@ def test_held_out_accuracy_bad_input(arguments, message):
 
     with pytest.raises(ValueError, match=message):
         held_out_accuracy(*arguments)
+
+
+def test_the_computing_ignores_a_global_pandas_output():
+    pytest.importorskip("pandas")
+    from sklearn import config_context
+
+    with config_context(transform_output="pandas"):
+        state = ToyDenoiser(max_components=3, n_starts=2).compute(SIGMA, C, n_components=2, max_iter=5)
+    assert isinstance(state.Z_kernel, np.ndarray) and state.Z_kernel.shape == (363, 2)
+
+
+def test_rings_components_ignore_a_global_pandas_output():
+    pytest.importorskip("pandas")
+    from sklearn import config_context
+
+    from kpca_lib.explorers import rings_components
+
+    expected = rings_components(c=2.0, n_components=3, n_grid=5)
+    with config_context(transform_output="pandas"):
+        result = rings_components(c=2.0, n_components=3, n_grid=5)
+    assert isinstance(result.Z_train, np.ndarray)
+    np.testing.assert_allclose(result.Z_test, expected.Z_test)
+    assert result.accuracy == expected.accuracy

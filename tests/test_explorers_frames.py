@@ -68,7 +68,7 @@ def test_gram_spectrum_frames_map_to_their_widths():
     for setting, c in enumerate(widths):
         _, eigenvalues = gram_spectrum(X, c)
         assert f"largest eigenvalue {eigenvalues[0]:.3f}" in static.captions_[setting]
-        assert static.captions_[setting].startswith(f"c = {c:.3g}:")
+        assert static.captions_[setting].startswith(f"c = {c:.3g} = ")
 
 
 def test_rings_frames_map_to_their_width_and_component():

@@ -26,7 +26,7 @@ their computing is the book's JavaScript (``_static/kpca-lab*.js``).
 from .denoising import SIGMAS, DenoisingState, ToyDenoiser, denoising_explorer, draw_denoising, mean_squared_distance
 from .browser import BrowserExplorer
 from .explorer import Explorer
-from .gram_spectrum import draw_gram_spectrum, gram_spectrum, gram_spectrum_explorer
+from .gram_spectrum import draw_gram_spectrum, gram_spectrum, gram_spectrum_explorer, squared_distance_scales
 from .labs import denoising_lab, gram_spectrum_lab, pca_lab
 from .rings import draw_rings, held_out_accuracy, rings_components, rings_explorer
 from .static import LiveRange, Slider, StaticExplorer
@@ -38,6 +38,7 @@ __all__ = [
     "Slider",
     "StaticExplorer",
     "gram_spectrum",
+    "squared_distance_scales",
     "draw_gram_spectrum",
     "gram_spectrum_explorer",
     "held_out_accuracy",

@@ -144,7 +144,9 @@ def _rings_components(c, q, n_grid, random_state):
         X, y, test_size=0.5, stratify=y, random_state=random_state)
     # 300 points: a dense eigensolver costs milliseconds, and every frame of
     # the explorer solves the same way
-    kpca = KernelPCA(n_components=max(q, 2), kernel=Gaussian(c=c), eigen_solver="dense")
+    # arrays whatever the caller's set_output: the columns are sliced below
+    kpca = KernelPCA(n_components=max(q, 2), kernel=Gaussian(c=c), eigen_solver="dense").set_output(
+        transform="default")
     Z_train = kpca.fit_transform(X_train)  # projections of the training points
     Z_test = kpca.transform(X_test)  # centred test kernel, training means
     # the trace of the centred kernel matrix is the total variance (times n):
