@@ -162,7 +162,8 @@ def gaussian_fixed_point(
     Z0 : array-like of shape (n_points, n_features)
         The starting points, usually the noisy points themselves.
     max_iter : int, default=100
-        Iterations at most per point (restarts included).
+        Iterations at most per point (restarts included); 0 returns the
+        starts, as not converged.
     tol : float, default=1e-6
         Relative step size below which a point has converged; 0 runs every
         point for ``max_iter`` iterations.
@@ -208,7 +209,7 @@ def gaussian_fixed_point(
         )
     kernel = Gaussian(c=c)  # validates c
     c = kernel.c
-    max_iter = check_int(max_iter, "max_iter", minimum=1)
+    max_iter = check_int(max_iter, "max_iter", minimum=0)
     tol = check_real(tol, "tol", minimum=0)
     max_restarts = check_int(max_restarts, "max_restarts", minimum=0)
     rng = check_random_state(random_state)

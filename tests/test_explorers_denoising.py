@@ -105,6 +105,44 @@ def test_trajectories_and_their_objective(explorer, sigma, c, q):
         assert np.diff(state.rho, axis=0).min() < -1e-3
 
 
+def test_noisy_trajectories_are_the_denoising_iteration(explorer, direct):
+    """The trajectories from the noisy starts are the iterates that de-noising itself makes."""
+    data, kpca = direct
+    from kpca_lib.preimage import gamma_weights
+
+    q, max_iter = 2, 12
+    state = explorer.compute(SIGMA, C, n_components=q, max_iter=max_iter)
+    points = list(explorer.trajectory_points)
+    assert state.trajectory_indices == (0, 66, 132, 198, 264)
+    assert state.noisy_trajectories.shape == (max_iter + 1, 5, 2)
+    np.testing.assert_allclose(state.noisy_trajectories[0], data.X_test[points])
+    # the last iterate is the de-noised point, for a run of max_iter iterations
+    np.testing.assert_allclose(state.noisy_trajectories[-1], state.Z_kernel[points], rtol=1e-10, atol=1e-12)
+    # one step by hand, eq. (fixed point): z_1 = sum_i w_i x_i / sum_i w_i, w_i = gamma_i k(x, x_i)
+    gamma = gamma_weights(kpca.alphas_[:, :q], kpca.transform(data.X_test[points])[:, :q])
+    W = gamma * np.exp(-np.sum((data.X_test[points][:, None] - data.X_train[None]) ** 2, axis=2) / C)
+    np.testing.assert_allclose(state.noisy_trajectories[1], W @ data.X_train / W.sum(axis=1, keepdims=True),
+                               rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(state.noisy_rho[0], W.sum(axis=1), rtol=1e-9, atol=1e-12)
+
+
+def test_zero_iterations_leave_the_noisy_points(explorer):
+    state = explorer.compute(SIGMA, C, n_components=2, max_iter=0)
+    np.testing.assert_array_equal(state.Z_kernel, state.X_test)
+    assert state.converged_fraction == 0.0
+    assert state.noisy_trajectories.shape == (1, 5, 2) and state.trajectories.shape == (1, 3, 2)
+    assert state.mse_kernel == pytest.approx(mean_squared_distance(state.X_test, state.X_test_clean))
+
+
+@pytest.mark.parametrize(
+    ("points", "error"),
+    [((), ValueError), ((0, 363), ValueError), ((0, -1), ValueError), ("0", TypeError), (3, TypeError)],
+)
+def test_trajectory_points_are_checked(points, error):
+    with pytest.raises(error, match="trajectory_points"):
+        ToyDenoiser(trajectory_points=points)
+
+
 @pytest.mark.parametrize(
     ("kwargs", "error"),
     [
@@ -113,7 +151,7 @@ def test_trajectories_and_their_objective(explorer, sigma, c, q):
         ({"n_components": 5}, ValueError),
         ({"n_components": 0}, ValueError),
         ({"n_components": 1.5}, TypeError),
-        ({"max_iter": 0}, ValueError),
+        ({"max_iter": -1}, ValueError),
     ],
 )
 def test_bad_arguments(explorer, kwargs, error):

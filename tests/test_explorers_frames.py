@@ -88,17 +88,20 @@ def test_rings_frames_map_to_their_width_and_component():
 
 def test_denoising_frames_map_to_their_setting():
     denoiser = ToyDenoiser(max_components=4, n_starts=2)
-    explorer = denoising_explorer(denoiser, sigma=0.1, c=0.04, n_components=2, max_iter=5,
-                                  c_values=(0.04, 0.16), component_values=(1, 2),
+    # widths unlike every 2 d sigma^2 = 4 sigma^2, so that no rule frame equals a slider frame
+    explorer = denoising_explorer(denoiser, sigma=0.1, c=0.03, n_components=2, max_iter=5,
+                                  c_values=(0.03, 0.3), component_values=(1, 2),
                                   iteration_values=(5,), dpi=20)
     static = explorer.static()
-    n_settings = 5 * 2 * 2
+    n_settings = 5 * 2 * 2 * 2  # sigma, c, the width toggle, q
     assert static.n_settings == n_settings and len(static.captions_) == n_settings
-    assert len(set(static.frames_)) == n_settings
-    settings = [(s, c, q) for s in (0.05, 0.1, 0.2, 0.4, 0.8) for c in (0.04, 0.16) for q in (1, 2)]
-    for index in [0, 7, n_settings - 1]:
-        sigma, c, q = settings[index]
-        state = denoiser.compute(sigma, c, q, 5)
+    # with the rule c = 2 d sigma^2 on, the c slider changes nothing: 5 * 2 frames fewer
+    assert len(set(static.frames_)) == n_settings - 5 * 2
+    settings = [(s, c, w, q) for s in (0.05, 0.1, 0.2, 0.4, 0.8) for c in (0.03, 0.3)
+                for w in ("slider", "rule") for q in (1, 2)]
+    for index in [0, 7, 30, n_settings - 1]:
+        sigma, c, width, q = settings[index]
+        state = denoiser.compute(sigma, 4 * sigma**2 if width == "rule" else c, q, 5)
         assert static.captions_[index] == (
             f"MSE linear {state.mse_linear:.4f}, kernel {state.mse_kernel:.4f}, "
             f"converged {state.converged_fraction:.2f}")
@@ -131,18 +134,56 @@ def test_draw_rings_draws_the_projections_and_the_component_map():
 
 
 def test_draw_denoising_draws_the_state():
-    state = ToyDenoiser(max_components=3, n_starts=2).compute(0.1, 0.04, 3, 10)
-    fig, axes = plt.subplots(1, 2)
+    state = ToyDenoiser(max_components=3, n_starts=2, trajectory_points=(0, 40)).compute(0.1, 0.04, 3, 10)
+    fig, axes = plt.subplots(1, 3)
     caption = draw_denoising(axes, state)
     offsets = [c.get_offsets() for c in axes[0].get_children() if isinstance(c, PathCollection)]
     np.testing.assert_allclose(offsets[0], state.X_test)
     np.testing.assert_allclose(offsets[1], state.Z_linear)
     np.testing.assert_allclose(offsets[2], state.Z_kernel)
+    # the 11 true centres, once each
+    np.testing.assert_allclose(np.sort(offsets[3], axis=0), np.sort(np.unique(state.X_test_clean, axis=0), axis=0))
+    # the trajectories from the noisy starts, which start at the noisy points
+    paths = [line for line in axes[0].get_lines() if len(line.get_xdata()) > 1]
+    assert len(paths) == 2
+    np.testing.assert_allclose(paths[1].get_xydata(), state.noisy_trajectories[:, 1])
+    np.testing.assert_allclose(paths[1].get_xydata()[0], state.X_test[40])
+    # a legend, outside the plane (below it)
+    legend = axes[0].get_legend()
+    labels = [text.get_text() for text in legend.get_texts()]
+    assert labels == ["noisy test points", "linear PCA", "kernel PCA", "true centres", "from noisy starts"]
+    fig.canvas.draw()
+    assert legend.get_window_extent().y1 <= axes[0].get_window_extent().y0
+    # rho: one solid line per noisy start, then one dotted line per random start
     lines = axes[1].get_lines()
-    assert len(lines) == state.rho.shape[1]
-    np.testing.assert_allclose(lines[0].get_ydata(), state.rho[:, 0])
+    assert len(lines) == 2 + state.rho.shape[1]
+    np.testing.assert_allclose(lines[0].get_ydata(), state.noisy_rho[:, 0])
+    np.testing.assert_allclose(lines[2].get_ydata(), state.rho[:, 0])
+    # step sizes: ||z_{t+1} - z_t|| of the first noisy start, while it moves
+    steps = np.linalg.norm(np.diff(state.noisy_trajectories[:, 0], axis=0), axis=1)
+    np.testing.assert_allclose(axes[2].get_lines()[0].get_ydata(), steps[steps > 0])
+    assert axes[2].get_yscale() == "log"
     assert f"kernel {state.mse_kernel:.4f}" in caption
     plt.close(fig)
+
+
+def test_denoising_width_toggle_uses_the_rule():
+    denoiser = ToyDenoiser(max_components=3, n_starts=1)
+    explorer = denoising_explorer(denoiser, sigma=0.2, c=0.04, n_components=2, max_iter=5,
+                                  component_values=(2,), iteration_values=(5,), dpi=20)
+    _, free = explorer.figure(sigma=0.2, c=0.04, width="slider", n_components=2, max_iter=5)
+    _, rule = explorer.figure(sigma=0.2, c=0.04, width="2 d σ²", n_components=2, max_iter=5)
+    assert free == draw_denoising_caption(denoiser.compute(0.2, 0.04, 2, 5))
+    assert rule == draw_denoising_caption(denoiser.compute(0.2, 2 * 2 * 0.2**2, 2, 5))
+    assert free != rule
+    with pytest.raises(ValueError, match="width must be one of"):
+        denoising_explorer(denoiser, width="median")
+    plt.close("all")
+
+
+def draw_denoising_caption(state):
+    return (f"MSE linear {state.mse_linear:.4f}, kernel {state.mse_kernel:.4f}, "
+            f"converged {state.converged_fraction:.2f}")
 
 
 def test_draw_topics_shows_the_absolute_loadings():

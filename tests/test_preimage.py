@@ -151,6 +151,18 @@ def test_converged_points_are_fixed_points(toy_problem):
         np.testing.assert_allclose(one_step(X_fit, gamma[j], c, result.Z[j]), result.Z[j], atol=1e-8)
 
 
+def test_zero_iterations_return_the_starts(toy_problem):
+    X_fit, gamma, c, Z0 = toy_problem
+    with pytest.warns(ConvergenceWarning, match=r"reached max_iter=0"):
+        result = gaussian_fixed_point(X_fit, gamma, c, Z0, max_iter=0, return_history=True)
+    np.testing.assert_array_equal(result.Z, Z0)
+    assert not result.converged.any() and (result.n_iter == 0).all()
+    assert result.Z_history.shape == (1, *Z0.shape)
+    # rho at the starts, sum_i gamma_i k(z, x_i), from its definition
+    K = np.exp(-np.sum((Z0[:, None] - X_fit[None]) ** 2, axis=2) / c)
+    np.testing.assert_allclose(result.rho_history[0], np.sum(gamma * K, axis=1), rtol=1e-10)
+
+
 def test_max_iter_is_reported_as_not_converged(toy_problem):
     X_fit, gamma, c, Z0 = toy_problem
     with pytest.warns(ConvergenceWarning, match=r"reached max_iter=2"):
@@ -202,7 +214,7 @@ def test_a_denominator_that_always_vanishes_is_reported_not_looped_on():
     ("kwargs", "error", "match"),
     [
         ({"c": 0.0}, ValueError, "c must be > 0"),
-        ({"max_iter": 0}, ValueError, "max_iter must be at least 1"),
+        ({"max_iter": -1}, ValueError, "max_iter must be at least 0"),
         ({"max_iter": 2.5}, TypeError, "max_iter must be an integer"),
         ({"tol": -1.0}, ValueError, "tol must be >= 0"),
         ({"max_restarts": -1}, ValueError, "max_restarts must be at least 0"),

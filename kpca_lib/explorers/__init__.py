@@ -23,7 +23,8 @@ extra); ``import kpca_lib`` does not import it. The labs need none of them:
 their computing is the book's JavaScript (``_static/kpca-lab*.js``).
 """
 
-from .denoising import SIGMAS, DenoisingState, ToyDenoiser, denoising_explorer, draw_denoising, mean_squared_distance
+from .denoising import SIGMAS, DenoisingState, ToyDenoiser, mean_squared_distance
+from .denoising_view import denoising_explorer, draw_denoising
 from .browser import BrowserExplorer
 from .explorer import Explorer
 from .gram_spectrum import draw_gram_spectrum, gram_spectrum, gram_spectrum_explorer, squared_distance_scales

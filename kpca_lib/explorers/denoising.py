@@ -2,8 +2,9 @@
 
 :class:`ToyDenoiser` is the pure computing (parameters -> arrays and
 numbers), with a cache per (sigma, c) so that moving q or the iterations never
-refits; :func:`draw_denoising` draws one :class:`DenoisingState`;
-:func:`denoising_explorer` makes the live and the precomputed explorer from it.
+refits. Its drawing, :func:`~kpca_lib.explorers.denoising_view.draw_denoising`,
+and the explorer made from it live in :mod:`kpca_lib.explorers.denoising_view`
+(one module would pass the 400-line limit).
 """
 
 import functools
@@ -20,15 +21,11 @@ from .._validation import check_int, check_real
 from ..kernel_pca import KernelPCA
 from ..kernels import Gaussian
 from ..pca import PCA
-from .explorer import Explorer
-from .static import LiveRange, Slider
 
 __all__ = [
     "mean_squared_distance",
     "DenoisingState",
     "ToyDenoiser",
-    "draw_denoising",
-    "denoising_explorer",
     "SIGMAS",
 ]
 
@@ -78,7 +75,7 @@ class DenoisingState:
         ``min(q, d - 1)`` (at least one): keeping all d components would
         return the noisy points unchanged.
     max_iter : int
-        Fixed-point iterations at most.
+        Fixed-point iterations at most (0: the pre-images are the starts).
     X_train, X_test, X_test_clean : ndarray
         The training points, the noisy test points and their true centres.
     Z_linear, Z_kernel : ndarray of shape (n_test, n_features)
@@ -97,6 +94,14 @@ class DenoisingState:
         starts; a start that has stopped keeps its last value.
     rho : ndarray of shape (max_iter + 1, n_starts)
         The objective ``rho(z_t)`` along each trajectory.
+    noisy_trajectories : ndarray of shape (max_iter + 1, n_points, n_features)
+        Iterates ``z_0 = x, z_1, ...`` of the pre-images of the test points
+        ``X_test[trajectory_indices]`` from their noisy starts: the
+        iteration de-noising uses. A point that has stopped keeps its value.
+    noisy_rho : ndarray of shape (max_iter + 1, n_points)
+        ``rho(z_t)`` along each of them, each with its own weights gamma.
+    trajectory_indices : tuple of int
+        The test points of ``noisy_trajectories``.
     """
 
     sigma: float
@@ -115,6 +120,9 @@ class DenoisingState:
     trajectory_point: np.ndarray
     trajectories: np.ndarray
     rho: np.ndarray
+    noisy_trajectories: np.ndarray
+    noisy_rho: np.ndarray
+    trajectory_indices: tuple
 
 
 class ToyDenoiser:
@@ -147,6 +155,9 @@ class ToyDenoiser:
         Seed of the data and of the random starts.
     tol : float, default=1e-6
         Convergence tolerance of the fixed-point iteration.
+    trajectory_points : sequence of int, default=(0, 66, 132, 198, 264)
+        Test points whose iterates from their noisy starts are recorded (by
+        default one per cluster of five clusters, as in the browser lab).
 
     Attributes
     ----------
@@ -173,6 +184,7 @@ class ToyDenoiser:
         cache_size=16,
         random_state=0,
         tol=1e-6,
+        trajectory_points=(0, 66, 132, 198, 264),
     ):
         self.n_features = check_int(n_features, "n_features", minimum=1)
         self.n_test_per_cluster = check_int(n_test_per_cluster, "n_test_per_cluster", minimum=1)
@@ -181,6 +193,17 @@ class ToyDenoiser:
         self.cache_size = check_int(cache_size, "cache_size", minimum=1)
         self.random_state = check_int(random_state, "random_state", minimum=0)
         self.tol = check_real(tol, "tol", minimum=0)
+        n_test = 11 * self.n_test_per_cluster  # denoising_toy's 11 clusters
+        if isinstance(trajectory_points, (str, bytes)) or not hasattr(trajectory_points, "__len__"):
+            raise TypeError(f"trajectory_points must be a sequence of indices, got {trajectory_points!r}.")
+        self.trajectory_points = tuple(
+            check_int(i, "trajectory_points[]", minimum=0) for i in trajectory_points
+        )
+        if not self.trajectory_points or max(self.trajectory_points) >= n_test:
+            raise ValueError(
+                f"trajectory_points must be 1 or more indices below {n_test} (the test points), "
+                f"got {trajectory_points!r}."
+            )
         # least recently used (sigma, c) pairs are dropped first
         self._fit_cached = functools.lru_cache(maxsize=self.cache_size)(self._fit)
         self.n_fits_ = 0
@@ -240,7 +263,8 @@ class ToyDenoiser:
         n_components : int
             Components q, 1 <= q <= ``max_components``.
         max_iter : int
-            Fixed-point iterations at most, >= 1.
+            Fixed-point iterations at most, >= 0 (0: the pre-images are
+            the noisy points, where the iteration starts).
 
         Returns
         -------
@@ -254,7 +278,7 @@ class ToyDenoiser:
             raise ValueError(
                 f"n_components={q} is larger than max_components={self.max_components}."
             )
-        max_iter = check_int(max_iter, "max_iter", minimum=1)
+        max_iter = check_int(max_iter, "max_iter", minimum=0)
         data, kpca = fitted.data, fitted.kpca
 
         gamma = preimage.gamma_weights(kpca.alphas_[:, :q], fitted.Y[:, :q])
@@ -267,12 +291,19 @@ class ToyDenoiser:
             result = preimage.gaussian_fixed_point(
                 kpca.X_fit_, gamma, kpca.kernel.c, data.X_test, max_iter=max_iter, tol=self.tol
             )
-            # the convergence plot: the first test point from random starts
+            # the convergence plots: the first test point from random starts,
+            # and a few test points from their noisy starts
             trajectory = preimage.gaussian_fixed_point(
                 kpca.X_fit_, np.repeat(gamma[:1], self.n_starts, axis=0), kpca.kernel.c,
                 fitted.starts, max_iter=max_iter, tol=self.tol, return_history=True,
             )
+            points = list(self.trajectory_points)
+            noisy = preimage.gaussian_fixed_point(
+                kpca.X_fit_, gamma[points], kpca.kernel.c, data.X_test[points],
+                max_iter=max_iter, tol=self.tol, return_history=True,
+            )
         trajectories, rho = _pad_history(trajectory.Z_history, trajectory.rho_history, max_iter)
+        noisy_trajectories, noisy_rho = _pad_history(noisy.Z_history, noisy.rho_history, max_iter)
 
         Z_linear = fitted.linear_Z[min(q, self._max_linear) - 1]
         mse_linear = mean_squared_distance(Z_linear, data.X_test_clean)
@@ -284,6 +315,8 @@ class ToyDenoiser:
             ratio=mse_linear / mse_kernel if mse_kernel > 0 else np.inf,
             converged_fraction=float(np.mean(result.converged)),
             trajectory_point=data.X_test[0], trajectories=trajectories, rho=rho,
+            noisy_trajectories=noisy_trajectories, noisy_rho=noisy_rho,
+            trajectory_indices=self.trajectory_points,
         )
 
     @property
@@ -309,86 +342,3 @@ def _pad_history(Z_history, rho_history, max_iter):
         Z_history = np.concatenate([Z_history, np.repeat(Z_history[-1:], missing, axis=0)])
         rho_history = np.concatenate([rho_history, np.repeat(rho_history[-1:], missing, axis=0)])
     return Z_history, rho_history
-
-
-def draw_denoising(axes, state):
-    """Draw one state of the de-noising: the pre-images, and rho along the trajectories.
-
-    Parameters
-    ----------
-    axes : sequence of two matplotlib Axes
-        The plane (noisy points, linear and kernel PCA pre-images) and the
-        objective rho(z_t) of the random starts.
-    state : DenoisingState
-        What :meth:`ToyDenoiser.compute` returned.
-
-    Returns
-    -------
-    str
-        The mean squared distances and the fraction converged.
-    """
-    ax_points, ax_rho = axes
-    ax_points.scatter(*state.X_test.T, s=4, c="0.7")
-    ax_points.scatter(*state.Z_linear.T, s=5, c="tab:blue")
-    ax_points.scatter(*state.Z_kernel.T, s=5, c="tab:red")
-    ax_points.set(xlim=(-1.8, 1.8), ylim=(-1.8, 1.8), aspect="equal", xticks=[], yticks=[],
-                  title=f"$\\sigma$={state.sigma:.3g}, c={state.c:.3g}, q={state.n_components}, "
-                        f"{state.max_iter} it.")
-    ax_points.set_xlabel(f"MSE linear {state.mse_linear:.4f}, kernel {state.mse_kernel:.4f}\n"
-                         f"converged {state.converged_fraction:.2f}", fontsize=9)
-    ax_rho.plot(state.rho)
-    ax_rho.set(title="$\\rho(z_t)$, random starts", xlabel="iteration t")
-    return (f"MSE linear {state.mse_linear:.4f}, kernel {state.mse_kernel:.4f}, "
-            f"converged {state.converged_fraction:.2f}")
-
-
-def denoising_explorer(
-    denoiser=None,
-    sigma=0.1,
-    c=0.04,
-    n_components=8,
-    max_iter=30,
-    c_values=(0.01, 0.04, 0.16, 0.64),
-    component_values=(1, 2, 4, 8, 12),
-    iteration_values=(2, 30),
-    dpi=60,
-):
-    """The de-noising explorer of chapter 5: live or precomputed, from :func:`draw_denoising`.
-
-    Parameters
-    ----------
-    denoiser : ToyDenoiser or None, default=None
-        The computing (and its cache); ``None`` makes a new one with 12
-        components and 6 random starts.
-    sigma, c, n_components, max_iter : default=0.1, 0.04, 8, 30
-        The initial setting; each one of its slider's values.
-    c_values, component_values, iteration_values : sequence
-        The grids of the precomputed explorer (sigma steps over
-        :data:`SIGMAS`). The live sliders move over finer ranges.
-    dpi : int, default=60
-        Resolution at which the precomputed frames are shown.
-
-    Returns
-    -------
-    Explorer
-    """
-    if denoiser is None:
-        denoiser = ToyDenoiser(n_features=2, max_components=12, n_starts=6)
-    if not isinstance(denoiser, ToyDenoiser):
-        raise TypeError(f"denoiser must be a ToyDenoiser, got {denoiser!r}.")
-    sliders = [
-        Slider("sigma", SIGMAS, initial=sigma, label="noise σ"),
-        Slider("c", c_values, initial=c, label="kernel width c", format="{:.3g}",
-               live=LiveRange(0.001, 10.0, log=True)),
-        Slider("n_components", component_values, initial=n_components, label="components q",
-               live=LiveRange(1, denoiser.max_components, integer=True)),
-        Slider("max_iter", iteration_values, initial=max_iter, label="iterations",
-               live=LiveRange(1, 50, integer=True)),
-    ]
-
-    def draw(axes, sigma, c, n_components, max_iter):
-        return draw_denoising(axes, denoiser.compute(sigma, c, n_components, max_iter))
-
-    # 200 frames: drawn at the resolution they are shown, to keep the page light
-    return Explorer(draw, sliders, name="denoising", subplots=(1, 2), figsize=(9, 4), dpi=dpi,
-                    pixel_ratio=1)
