@@ -2,7 +2,7 @@
 
 Instead of solving for each pre-image (:mod:`kpca_lib.preimage`), learn the
 map back once: a kernel ridge regression from the projections
-``z_i = (beta_1(x_i), ..., beta_q(x_i))`` of the training points to the
+``z_i = (y_1(x_i), ..., y_q(x_i))`` of the training points to the
 points themselves,
 
     x(z) = sum_i a_i k(z, z_i),   A = (k(Z_fit, Z_fit) + alpha I)^{-1} X_fit,
