@@ -8,6 +8,7 @@ explorer (:class:`StaticExplorer`) from that one drawing function.
 ========================  ==========================================================
 module                    explorer
 ========================  ==========================================================
+``pca_direction``         chapter 1: turn a direction w; variance captured and error left
 ``gram_spectrum``         chapter 3: Gaussian Gram matrix and spectrum against c
 ``rings``                 chapter 4: kernel PCA of concentric rings against c and q
 ``denoising``             chapter 5: de-noising the toy data against sigma, c, q, t
@@ -28,6 +29,13 @@ from .browser import BrowserExplorer
 from .explorer import Explorer
 from .gram_spectrum import draw_gram_spectrum, gram_spectrum, gram_spectrum_explorer, squared_distance_scales
 from .labs import denoising_lab, gram_spectrum_lab, pca_lab
+from .pca_direction import (
+    captured_variance,
+    draw_pca_direction,
+    draw_pca_plane,
+    pca_direction,
+    pca_direction_explorer,
+)
 from .rings import draw_rings, rings_components, rings_explorer
 from .static import LiveRange, Slider, StaticExplorer
 from .topics import draw_topics, sparse_pca_topics, topics_explorer
@@ -37,6 +45,11 @@ __all__ = [
     "LiveRange",
     "Slider",
     "StaticExplorer",
+    "pca_direction",
+    "captured_variance",
+    "draw_pca_plane",
+    "draw_pca_direction",
+    "pca_direction_explorer",
     "gram_spectrum",
     "squared_distance_scales",
     "draw_gram_spectrum",
