@@ -7,6 +7,7 @@ largest variance is the direction of smallest error.
 """
 
 import numpy as np
+from matplotlib import patheffects
 from matplotlib.collections import LineCollection
 from scipy.linalg import eigh
 from sklearn.utils import Bunch, check_array
@@ -124,7 +125,7 @@ def pca_direction(X, angle):
     )
 
 
-def draw_pca_plane(ax, X, angle, result=None, limits=None):
+def draw_pca_plane(ax, X, angle, result=None, limits=None, show_w=True):
     """Draw the cloud, the line through its mean along w, the projections, the residuals and the axes.
 
     The principal axes are drawn as arrows ``sqrt(lambda_k) w_k`` from the
@@ -144,6 +145,9 @@ def draw_pca_plane(ax, X, angle, result=None, limits=None):
         ``pca_direction(X, angle)``, if already computed.
     limits : tuple of two pairs, optional
         ``((x_min, x_max), (y_min, y_max))``; default: the cloud's, with a margin.
+    show_w : bool, default=True
+        Whether to draw the arrow of w (leave it out where w is a principal
+        axis, whose arrow it would hide).
 
     Returns
     -------
@@ -163,20 +167,25 @@ def draw_pca_plane(ax, X, angle, result=None, limits=None):
     segments = np.stack([X, result.reconstructions], axis=1)
     ax.add_collection(LineCollection(segments, colors=_ERROR, linewidths=0.7, alpha=0.8, zorder=2))
     ax.scatter(*X.T, s=9, color=_POINTS, zorder=3)
-    ax.scatter(*result.reconstructions.T, s=7, color=_VARIANCE, zorder=4)
+    ax.scatter(*result.reconstructions.T, s=5, color=_VARIANCE, zorder=4)
+    # a white rim keeps the arrows readable over the points and the projections
+    rim = [patheffects.withStroke(linewidth=4.5, foreground="white")]
     for k in range(2):
         tip = np.sqrt(max(result.eigenvalues[k], 0.0)) * result.components[k]
-        ax.annotate("", xy=mean + tip, xytext=mean, zorder=5,
-                    arrowprops=dict(arrowstyle="-|>", color="black", linewidth=2, mutation_scale=14))
+        arrow = ax.annotate("", xy=mean + tip, xytext=mean, zorder=5,
+                            arrowprops=dict(arrowstyle="-|>", color="black", linewidth=2, mutation_scale=14))
+        arrow.arrow_patch.set_path_effects(rim)
         # the label beyond the tip, on a white box so that points and residuals don't hide it
-        ax.annotate(rf"$\sqrt{{\lambda_{k + 1}}}\, w_{k + 1}$", mean + tip, xytext=18 * tip / np.linalg.norm(tip),
+        ax.annotate(rf"$\sqrt{{\lambda_{k + 1}}}\, w_{k + 1}$", mean + tip, xytext=18 * result.components[k],
                     textcoords="offset points", ha="center", va="center", fontsize=10, zorder=6,
                     bbox=dict(boxstyle="round,pad=0.15", facecolor="white", edgecolor="none", alpha=0.85))
-    ax.annotate("", xy=mean + w, xytext=mean, zorder=5,
-                arrowprops=dict(arrowstyle="-|>", color=_W, linewidth=3, mutation_scale=18))
-    ax.annotate("$w$", mean + w, xytext=12 * w, textcoords="offset points",
-                ha="center", va="center", fontsize=12, color=_W, zorder=6,
-                bbox=dict(boxstyle="round,pad=0.1", facecolor="white", edgecolor="none", alpha=0.85))
+    if show_w:
+        arrow = ax.annotate("", xy=mean + w, xytext=mean, zorder=5,
+                            arrowprops=dict(arrowstyle="-|>", color=_W, linewidth=2.5, mutation_scale=16))
+        arrow.arrow_patch.set_path_effects(rim)
+        ax.annotate("$w$", mean + w, xytext=12 * w, textcoords="offset points",
+                    ha="center", va="center", fontsize=12, color=_W, zorder=6,
+                    bbox=dict(boxstyle="round,pad=0.1", facecolor="white", edgecolor="none", alpha=0.85))
     ax.set_xlim(*limits[0])
     ax.set_ylim(*limits[1])
     ax.set_aspect("equal")
