@@ -36,7 +36,7 @@ from .pca_direction import (
     pca_direction,
     pca_direction_explorer,
 )
-from .rings import draw_rings, rings_components, rings_explorer
+from .rings import draw_rings, held_out_accuracy, rings_components, rings_explorer
 from .static import LiveRange, Slider, StaticExplorer
 from .topics import draw_topics, sparse_pca_topics, topics_explorer
 
@@ -54,6 +54,7 @@ __all__ = [
     "squared_distance_scales",
     "draw_gram_spectrum",
     "gram_spectrum_explorer",
+    "held_out_accuracy",
     "rings_components",
     "draw_rings",
     "rings_explorer",
