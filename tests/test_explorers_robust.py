@@ -1,4 +1,7 @@
-"""Tests of the Appendix B explorer (kpca_lib.explorers.robust): the computation, the drawing, the frames."""
+"""Tests of the Appendix B explorer (kpca_lib.explorers.robust).
+
+The computation against the library and known answers, the drawing, the frames.
+"""
 
 import io
 

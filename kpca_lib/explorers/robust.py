@@ -155,7 +155,8 @@ def draw_robust_pca(axes, lam_factor, rank, corruption, n_shown=30, n_entries=40
                       interpolation="nearest")
     ax_support.set(xticks=[], yticks=[], xlabel="column", ylabel="row",
                    title=r"support of S ($|S_{ij}| > 1/2$)")
-    handles = [Patch(color=_SUPPORT_COLORS(k), label=label) for k, label in enumerate(SUPPORT_LABELS)]
+    handles = [Patch(color=_SUPPORT_COLORS(k), label=label)
+               for k, label in enumerate(SUPPORT_LABELS)]
     ax_support.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8,
                       frameon=False)
     return (f"lambda = {lam_factor:g}/sqrt(n): relative error of L {out.relative_error:.1e}, "

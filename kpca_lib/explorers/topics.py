@@ -111,8 +111,9 @@ def topics_explorer(alpha=3.0, n_components=4, max_components=6, dpi=72):
     Parameters
     ----------
     alpha : float, default=3.0
-        Initial l1 weight, a multiple of 0.5 in [0, 6] (the precomputed
-        grid; the live slider reaches 10, where every loading is zero).
+        Initial l1 weight, one of 0, 0.5, 1, 2, 3, 4, 5, 6 (the precomputed
+        grid; the live slider moves by 0.5 up to 10, where every loading is
+        zero).
     n_components : int, default=4
         Initial number of components q.
     max_components : int, default=6
@@ -126,8 +127,8 @@ def topics_explorer(alpha=3.0, n_components=4, max_components=6, dpi=72):
     """
     max_components = check_int(max_components, "max_components", minimum=1)
     sliders = [
-        Slider("alpha", [k / 2 for k in range(13)], initial=alpha, label="alpha", format="{:g}",
-               live=LiveRange(0.0, 10.0, step=0.5)),
+        Slider("alpha", [0.0, 0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0], initial=alpha, label="alpha",
+               format="{:g}", live=LiveRange(0.0, 10.0, step=0.5)),
         Slider("n_components", range(1, max_components + 1), initial=n_components,
                label="components q", live=LiveRange(1, max_components, integer=True)),
     ]
