@@ -13,9 +13,17 @@ sphinx-exercise's own switch, ``hide_solutions: true``, is not used: in
 sphinx-exercise 1.2.1 it crashes the build on gated solutions ("departing
 unknown node type: solution_end_node", executablebooks/sphinx-exercise#89), and
 it would leave the gated code cells in the page.
+
+In every build, the *hidden checks* of the coursework (code cells tagged
+``hidden-check``; see the instructor guide) stay out of the book: their tag
+``remove-cell`` keeps them out of the pages, and :func:`strip_hidden_checks`
+takes them out of the notebook sources that the HTML output offers for
+download, so that the grader's unseen inputs stay unseen.
 """
 
+import json
 import os
+from pathlib import Path
 
 from sphinx.transforms import SphinxTransform
 from sphinx_exercise.nodes import solution_node
@@ -44,9 +52,31 @@ def _configure(app, config):
         app.tags.add("no_solutions")
 
 
+HIDDEN_CHECK_TAG = "hidden-check"
+
+
+def strip_hidden_checks(app, exception):
+    """Remove the hidden-check cells from every notebook copied into the HTML output."""
+    if exception is not None:
+        return
+    for path in Path(app.outdir).rglob("*"):
+        if not (path.name.endswith(".ipynb") or path.name.endswith(".ipynb.txt")) or not path.is_file():
+            continue
+        try:
+            nb = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError:
+            continue
+        cells = nb.get("cells", []) if isinstance(nb, dict) else []
+        kept = [cell for cell in cells if HIDDEN_CHECK_TAG not in cell.get("metadata", {}).get("tags", [])]
+        if len(kept) != len(cells):
+            nb["cells"] = kept
+            path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
 def setup(app):
     requested = os.environ.get(ENVIRONMENT_VARIABLE, "").strip().lower()
     app.add_config_value("kpca_remove_solutions", requested not in ("", "0", "false", "no"), "env")
     app.connect("config-inited", _configure)
     app.add_transform(RemoveSolutions)
+    app.connect("build-finished", strip_hidden_checks)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

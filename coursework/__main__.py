@@ -1,14 +1,21 @@
-"""Command line: ``python -m coursework {make-student,grade} ...``."""
+"""Command line: ``python -m coursework {make-student,check,grade} ...``."""
 
 import argparse
 import sys
+import time
 
-from .grading import grade
-from .student import make_student
+__all__ = ["main"]
+
+_GRADE_HELP = (
+    "Grade every notebook under SUBMISSIONS against the chapters in --reference: graded cells "
+    "restored from the reference, nbval markers and tags a student added removed, hidden checks "
+    "appended, each notebook run by pytest --nbval-lax in a fresh folder under a time and output "
+    "limit. Prints one PASS/FAIL line per notebook and writes a CSV report. Exit status: 0 all "
+    "passed, 1 some submission failed, 2 the grader itself could not run."
+)
 
 
-def main(argv=None):
-    """The command line; returns the exit status."""
+def _parser():
     parser = argparse.ArgumentParser(
         prog="python -m coursework",
         description="Student notebooks from the book's chapters, and grading with nbval.",
@@ -17,32 +24,82 @@ def main(argv=None):
     make = commands.add_parser(
         "make-student", help="write the student version of each notebook",
         description="Stub every solution cell (keeping the reference outputs of the graded "
-                    "cells) and replace the solution text by a placeholder.",
+                    "cells), remove the hidden checks, and replace the solution text by a placeholder.",
     )
     make.add_argument("source", help="a notebook or a folder of notebooks, e.g. chapters/")
-    make.add_argument("destination", help="the folder to write to, e.g. coursework/")
+    make.add_argument("destination", help="the folder to write to, e.g. student_notebooks/")
     check = commands.add_parser(
-        "grade", help="grade a folder of submissions with pytest --nbval-lax",
-        description="Put the reference outputs back into the graded cells, run "
-                    "pytest --nbval-lax on each submission, print one line per notebook; "
-                    "the exit status is 1 when any notebook fails.",
+        "check", help="list each chapter's code exercises and their hidden checks",
+        description="One line per code exercise: graded, and with how many hidden checks. "
+                    "Exit status 1 if a chapter is not well formed (or, with --strict, if a "
+                    "graded exercise has no hidden check).",
     )
-    check.add_argument("submissions", help="a notebook or a folder of them (searched recursively)")
-    check.add_argument("--reference", default="chapters",
+    check.add_argument("chapters", help="a notebook or a folder of them, e.g. chapters/")
+    check.add_argument("--strict", action="store_true", help="fail when a graded exercise has no hidden check")
+    grade = commands.add_parser("grade", help="grade a folder of submissions", description=_GRADE_HELP)
+    grade.add_argument("submissions", help="a notebook or a folder of them (searched recursively)")
+    grade.add_argument("--reference", default="chapters",
                        help="folder of the chapters the exercises come from (default: chapters)")
-    check.add_argument("--timeout", type=float, default=600, help="seconds allowed per cell (default: 600)")
+    grade.add_argument("--timeout", type=float, default=120,
+                       help="wall-clock seconds allowed per notebook (default: 120)")
+    grade.add_argument("--max-output-mb", type=float, default=20,
+                       help="output a notebook may send, in MB (default: 20)")
+    grade.add_argument("--memory-mb", type=float, default=8192,
+                       help="address space of the kernel, in MB (default: 8192)")
+    grade.add_argument("--jobs", type=int, default=1,
+                       help="submissions graded at the same time (default: 1)")
+    grade.add_argument("--sandbox", action="store_true",
+                       help="run each kernel in a bubblewrap sandbox: no network, read-only system, "
+                            "no view of the reference (always, when run as root)")
+    grade.add_argument("--report", default=None,
+                       help="the CSV report to write (default: grading-report-<date-time>.csv)")
+    return parser
+
+
+def _grade(args):
+    from .execution import Limits
+    from .grading import grade
+    from .processes import become_subreaper, make_private
+
+    for name in ("timeout", "max_output_mb", "memory_mb", "jobs"):
+        if not getattr(args, name) > 0:
+            raise ValueError(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
+    # orphans of a submission come back to us, and no same-user process reads our memory
+    become_subreaper()
+    make_private()
+    limits = Limits(timeout=args.timeout, max_output=int(args.max_output_mb * 2**20),
+                    memory=int(args.memory_mb * 2**20))
+    report = args.report or time.strftime("grading-report-%Y%m%d-%H%M%S.csv")
+    outcomes = grade(args.submissions, args.reference, limits=limits, sandbox=args.sandbox,
+                     jobs=args.jobs, report=report)
+    return 1 if any(not outcome.verdict.passed for outcome in outcomes) else 0
+
+
+def main(argv=None):
+    """The command line; returns the exit status (2: the grader itself could not run)."""
+    from .runner import skip_slow_optional_imports
+
+    skip_slow_optional_imports()
+    parser = _parser()
     args = parser.parse_args(argv)
     try:
         if args.command == "make-student":
+            from .student import make_student
+
             for target, n_graded, n_solutions in make_student(args.source, args.destination):
                 print(f"wrote {target}  ({n_graded} graded cells of {n_solutions} solution cells)")
             return 0
-        if args.timeout <= 0:
-            raise ValueError(f"--timeout must be positive, got {args.timeout}")
-        results = grade(args.submissions, args.reference, timeout=args.timeout)
-    except (OSError, ValueError, TypeError) as error:
-        parser.exit(2, f"{parser.prog} {args.command}: error: {error}\n")
-    return 1 if any(results.values()) else 0
+        if args.command == "check":
+            from .check import check
+
+            return check(args.chapters, sys.stdout, strict=args.strict)
+        return _grade(args)
+    except Exception as error:  # the grader itself: exit status 2, one line, no traceback
+        from .sandbox import GraderError
+
+        known = isinstance(error, (OSError, ValueError, TypeError, GraderError))
+        message = str(error) if known else f"{type(error).__name__}: {error}"
+        parser.exit(2, f"{parser.prog} {args.command}: error: {message}\n")
 
 
 if __name__ == "__main__":

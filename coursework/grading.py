@@ -1,168 +1,168 @@
-"""Grading: put the reference outputs back into the graded cells, run nbval, one line per notebook."""
+"""Grade a folder of submissions: one line per notebook, a CSV report, exit status 0, 1 or 2.
 
-import copy
-import re
-import subprocess
+For each submission (:func:`grade`):
+
+1. the reference chapters were read once, before anything ran
+   (:mod:`coursework.reference`);
+2. the submission is read defensively and turned into a run notebook: nbval
+   markers and tags removed, graded cells locked to the reference, hidden
+   checks appended (:mod:`coursework.preparation`);
+3. it runs in a fresh folder, under a wall-clock and output limit, isolated
+   as :mod:`coursework.sandbox` says (:mod:`coursework.execution`);
+4. the runner's records become reasons (:mod:`coursework.results`) and a
+   line (:mod:`coursework.report`).
+
+Whatever a submission holds or does, it gets one line, and the next one is
+graded. Only trouble with the grader itself (bad arguments, a malformed
+reference, no working sandbox when one is required) raises.
+"""
+
+import os
 import sys
 import tempfile
-import xml.etree.ElementTree as ElementTree
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
-import nbformat
+from .execution import Limits, run_notebook
+from .preparation import SubmissionProblem, build_run_notebook, read_submission, reference_name
+from .reference import load_references
+from .report import shown_name, student_of, summary_line, write_report
+from .results import Verdict, interpret
+from .sandbox import choose_isolation
 
-from .student import CHECK_MARKER, METADATA_KEY, make_student_notebook, notebooks_in
-
-__all__ = ["prepare_submission", "grade"]
-
-# colour codes; pytest's junit report writes the escape character as "#x1B"
-_ANSI = re.compile(r"(?:\x1b|#x1B)\[[0-9;]*[A-Za-z]")
-
-
-def _graded_key(cell):
-    info = cell.metadata.get(METADATA_KEY)
-    if cell.cell_type == "code" and info and info["graded"]:
-        return info["exercise"], info["part"]
-    return None
+__all__ = ["Outcome", "find_submissions", "grade"]
 
 
-def prepare_submission(submission, reference):
-    """Put the reference outputs back into the graded cells of a submission.
+@dataclass
+class Outcome:
+    """The grading of one submission."""
 
-    Parameters
-    ----------
-    submission : nbformat.NotebookNode
-        A student's notebook (not changed).
-    reference : nbformat.NotebookNode
-        The chapter, or its student version, that the exercises come from.
+    path: Path
+    name: str
+    student: str
+    verdict: Verdict
+    seconds: float
 
-    Returns
-    -------
-    prepared : nbformat.NotebookNode
-        The submission whose graded cells hold the reference outputs and start
-        with ``# NBVAL_CHECK_OUTPUT``.
-    missing : list of str
-        The exercises whose graded cell the student deleted.
+
+def find_submissions(submissions):
+    """Every ``.ipynb`` under ``submissions`` (symbolic links listed, never followed), and the base folder."""
+    path = Path(submissions)
+    if path.is_file() or path.is_symlink() and not path.is_dir():
+        if path.suffix != ".ipynb":
+            raise ValueError(f"submissions must be a notebook (.ipynb) or a folder of them, got {path}")
+        return [path], path.parent
+    if not path.is_dir():
+        raise FileNotFoundError(f"submissions {path} does not exist")
+    found = []
+    for folder, folders, files in os.walk(path, followlinks=False):
+        folders[:] = sorted(name for name in folders if name != ".ipynb_checkpoints")
+        found += [Path(folder) / name for name in sorted(files) if name.endswith(".ipynb")]
+    if not found:
+        raise ValueError(f"submissions {path} holds no notebook (.ipynb)")
+    return found, path
+
+
+def _grade_one(path, references, reference_folder, run, limits):
+    """The verdict of one submission, and the chapter it answers (None if unknown).
+
+    Any failure of the submission becomes a reason.
     """
-    reference = make_student_notebook(reference)
-    expected = {}
-    for cell in reference.cells:
-        key = _graded_key(cell)
-        if key is not None:
-            expected[key] = cell
-    prepared = copy.deepcopy(submission)
-    found = set()
-    for cell in prepared.cells:
-        key = _graded_key(cell)
-        if key is None or key not in expected:
-            continue
-        found.add(key)
-        cell.outputs = copy.deepcopy(expected[key].outputs)
-        cell.execution_count = expected[key].execution_count
-        if cell.source.splitlines()[:1] != [CHECK_MARKER]:
-            cell.source = CHECK_MARKER + "\n" + cell.source
-    missing = [f"{label} (part {part + 1})" if part else label
-               for label, part in expected if (label, part) not in found]
-    return prepared, missing
+    chapter = None
+    try:
+        submission = read_submission(path)
+        name = reference_name(submission, path)
+        reference = references.get(name) or references.get(path.name)
+        if reference is None:
+            raise SubmissionProblem(f"no reference notebook named {shown_name(name)} in {reference_folder}")
+        chapter = reference.name
+        plan = build_run_notebook(submission, reference)
+        return interpret(plan, run(plan.notebook), limits, reference), chapter
+    except SubmissionProblem as problem:
+        return Verdict([str(problem)]), chapter
+    except Exception as error:  # never a traceback, and the next submission is still graded
+        return Verdict([f"the grader could not grade it ({type(error).__name__}: {error})"]), chapter
 
 
-def _failures(junit_file, notebook):
-    """(cell number, exercise, reason) of every failed cell in a junit report."""
-    code_cells = [c for c in notebook.cells if c.cell_type == "code"]
-    failures = []
-    for case in ElementTree.parse(junit_file).iter("testcase"):
-        problem = case.find("failure")
-        if problem is None:
-            problem = case.find("error")
-        if problem is None:
-            continue
-        text = _ANSI.sub("", (problem.get("message") or "") + "\n" + (problem.text or ""))
-        match = re.search(r"Cell (\d+)", case.get("name", ""))
-        number = int(match[1]) if match else None
-        exercise = None
-        if number is not None and number < len(code_cells):
-            exercise = code_cells[number].metadata.get(METADATA_KEY, {}).get("exercise")
-        if "Cell outputs differ" in text:
-            reason = "output differs from the reference"
-        elif "Timeout" in text:
-            reason = "timed out"
-        else:
-            errors = re.findall(r"^([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit)):", text, flags=re.MULTILINE)
-            reason = f"raised {errors[-1]}" if errors else "failed"
-        failures.append((number, exercise, reason))
-    return failures
+def _warn_unhidden(references, used, notes):
+    for name in sorted(used):
+        reference = references[name]
+        weak = [label for label in reference.exercises
+                if any(key[0] == label for key in reference.graded) and not reference.hidden_count(label)]
+        if weak:
+            verbs = ("has", "is") if len(weak) == 1 else ("have", "are")
+            print(f"note: {name}: {', '.join(weak)} {verbs[0]} no hidden check and {verbs[1]} graded by "
+                  "the visible output only (python -m coursework check)", file=notes)
 
 
-def grade(submissions, reference, timeout=600, stream=sys.stdout):
-    """Grade every notebook of ``submissions`` with ``pytest --nbval-lax``.
+def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, report=None,
+          stream=sys.stdout, notes=sys.stderr, isolation=None):
+    """Grade every notebook of ``submissions`` against the chapters in ``reference``.
 
     Parameters
     ----------
     submissions : str or Path
-        A notebook, or a folder searched recursively (for example one
-        sub-folder per student).
+        A notebook, or a folder searched recursively (e.g. one sub-folder per student).
     reference : str or Path
-        The folder of the chapters (or of the student versions) the exercises
-        come from. A submission is matched to the reference notebook it was
-        generated from (recorded in its metadata), else by file name.
-    timeout : float, default=600
-        Seconds allowed for each cell.
-    stream : file, default=sys.stdout
-        Where the one-line-per-notebook summary goes.
+        The folder of the chapters (with their hidden checks) the exercises come from.
+    limits : Limits, default=Limits()
+        Wall-clock seconds, output bytes and memory allowed per notebook.
+    sandbox : bool, default=False
+        Run each kernel in a bubblewrap sandbox (see :func:`coursework.sandbox.choose_isolation`).
+    jobs : int, default=1
+        How many submissions run at the same time (the lines still come in order).
+    report : str or Path, optional
+        Where to write the CSV report (not written if None).
+    stream, notes : file
+        Where the one-line-per-notebook summary goes, and the notes about the run.
+    isolation : coursework.sandbox.Isolation, optional
+        Overrides the choice made from ``sandbox`` (for tests).
 
     Returns
     -------
-    results : dict
-        Maps each submission's path to its list of problems (empty: passed).
+    outcomes : list of Outcome
+
+    Raises
+    ------
+    FileNotFoundError, ValueError
+        If an argument or a reference chapter is unusable.
+    coursework.sandbox.GraderError
+        If the requested isolation is not available.
     """
-    reference = Path(reference)
-    if not reference.is_dir():
-        raise FileNotFoundError(f"reference {reference} is not a folder of notebooks")
-    # the reference notebooks are the folder's own, not those of sub-folders (submissions)
-    references = {p.name: p for p in sorted(reference.glob("*.ipynb"))}
-    if not references:
-        raise ValueError(f"reference {reference} holds no notebook (.ipynb)")
-    paths = notebooks_in(submissions, "submissions")
-    base = Path(submissions) if Path(submissions).is_dir() else Path(submissions).parent
-    results = {}
-    with tempfile.TemporaryDirectory(prefix="kpca-grade-") as scratch:
-        scratch = Path(scratch)
-        # an empty configuration: the repository's pytest settings do not apply
-        (scratch / "pytest.ini").write_text("[pytest]\n")
-        for number, path in enumerate(paths):
-            shown = path.relative_to(base) if path != base else path.name
-            results[path] = problems = []
-            try:
-                submission = nbformat.read(path, as_version=4)
-            except Exception as error:  # any unreadable file is a failed submission
-                problems.append(f"not a readable notebook ({type(error).__name__})")
-            else:
-                source = submission.metadata.get(METADATA_KEY, {}).get("source", path.name)
-                match = references.get(source) or references.get(path.name)
-                if match is None:
-                    problems.append(f"no reference notebook named {source} in {reference}")
-                else:
-                    prepared, missing = prepare_submission(submission, nbformat.read(match, as_version=4))
-                    problems += [f"graded cell of {label} deleted" for label in missing]
-                    run_file = scratch / f"{number:03d}_{path.name}"
-                    nbformat.write(prepared, run_file)
-                    junit = scratch / f"{number:03d}.xml"
-                    completed = subprocess.run(
-                        [sys.executable, "-m", "pytest", "--nbval-lax", "--nbval-current-env",
-                         f"--nbval-cell-timeout={timeout}", "-p", "no:cacheprovider", "-q",
-                         f"--junitxml={junit}", run_file.name],
-                        cwd=scratch, capture_output=True, text=True,
-                    )
-                    if completed.returncode not in (0, 1) or not junit.exists():
-                        last = (completed.stdout + completed.stderr).strip().splitlines()[-1:]
-                        problems.append(f"pytest could not run it: {' '.join(last)}")
-                    else:
-                        for cell, exercise, reason in _failures(junit, prepared):
-                            name = f"Cell {cell}" + (f" (exercise {exercise})" if exercise else "")
-                            problems.append(f"{name}: {reason}")
-            verdict = "PASS" if not problems else "FAIL"
-            print(f"{verdict}  {shown}" + (f"  {'; '.join(problems)}" if problems else ""), file=stream)
-    failed = sum(bool(p) for p in results.values())
-    print(f"{len(results)} notebooks: {len(results) - failed} passed, {failed} failed", file=stream)
-    return results
+    if not (isinstance(jobs, int) and jobs >= 1):
+        raise ValueError(f"jobs must be a whole number >= 1, got {jobs!r}")
+    references = load_references(reference)
+    paths, base = find_submissions(submissions)
+    isolation = isolation or choose_isolation(sandbox)
+    print(f"isolation: {isolation.describe()}", file=notes)
+    outcomes, used = [], set()
+    with tempfile.TemporaryDirectory(prefix="kpca-grade-", ignore_cleanup_errors=True) as root:
+        root = Path(root)
+        if isolation.uid is not None:
+            root.chmod(0o711)
+        hidden = [Path(reference).resolve(), Path(base).resolve(), root.resolve()]
 
+        def work(numbered):
+            number, path = numbered
+            start = time.monotonic()
 
+            def run(notebook):
+                return run_notebook(notebook, root / f"{number:03d}", isolation, limits, hidden)
+
+            verdict, chapter = _grade_one(path, references, reference, run, limits)
+            return verdict, chapter, time.monotonic() - start
+
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            for path, (verdict, chapter, seconds) in zip(paths, pool.map(work, enumerate(paths))):
+                name = shown_name(path.relative_to(base) if path != base else path.name)
+                outcomes.append(Outcome(path, name, student_of(path, base), verdict, seconds))
+                used |= {chapter} - {None}
+                print(summary_line(name, verdict), file=stream, flush=True)
+    failed = sum(not outcome.verdict.passed for outcome in outcomes)
+    print(f"{len(outcomes)} notebooks: {len(outcomes) - failed} passed, {failed} failed", file=stream)
+    _warn_unhidden(references, used, notes)
+    if report is not None:
+        write_report(report, outcomes)
+        print(f"report: {report}", file=notes)
+    return outcomes

@@ -25,123 +25,15 @@ raise NotImplementedError
 """
 
 import copy
-import re
 from pathlib import Path
 
 import nbformat
 
+from .exercises import (METADATA_KEY, SOLUTION_TAG,
+                        solution_cells, strip_solution_text)
+from .stubs import function_stub, plain_stub
+
 __all__ = ["make_student_notebook", "make_student", "notebooks_in"]
-
-SOLUTION_TAG = "solution"
-CHECK_MARKER = "# NBVAL_CHECK_OUTPUT"
-ANSWER_PLACEHOLDER = "Write your answer here."
-# cell and notebook metadata written by make-student, read by grade
-METADATA_KEY = "kpca_coursework"
-
-_IGNORE_TAGS = {"nbval-ignore-output", "nbval-skip"}
-_IGNORE_MARKERS = {"NBVAL_IGNORE_OUTPUT", "NBVAL_SKIP"}
-# an opening MyST fence: ``` or ::: (three or more), a {directive} and its argument
-_DIRECTIVE_FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|:{3,})\{(?P<name>[^}\s]+)\}\s*(?P<argument>.*?)\s*$")
-_ANY_FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,}|:{3,})")
-
-
-def _stub(label, graded):
-    lines = [CHECK_MARKER] if graded else []
-    what = "prints the answer" if graded else "does the exercise"
-    lines += [
-        f"# Exercise {label}: replace the two lines below by your code, which {what}.",
-        "# YOUR CODE HERE",
-        "raise NotImplementedError",
-    ]
-    return "\n".join(lines)
-
-
-def _is_graded(cell):
-    """A solution cell is graded unless its output is marked as unstable."""
-    previous = cell.metadata.get(METADATA_KEY)
-    if previous is not None:  # already a stub: its source no longer holds the markers
-        return bool(previous["graded"])
-    if _IGNORE_TAGS & set(cell.metadata.get("tags", [])):
-        return False
-    comments = {line.strip().lstrip("#").strip() for line in cell.source.splitlines()}
-    return not (_IGNORE_MARKERS & comments)
-
-
-def _closes(line, fence):
-    """Whether ``line`` closes a fence opened by ``fence`` (same character, no shorter)."""
-    stripped = line.strip()
-    return len(stripped) >= len(fence) and set(stripped) == {fence[0]}
-
-
-def _strip_solution_text(source, state, where):
-    """Remove the solution text of one markdown cell.
-
-    ``state`` carries the label of the open gated solution (or None) from cell
-    to cell. Returns the new source.
-    """
-    lines = source.splitlines()
-    if state["gated"] is None and not any(
-        (match := _DIRECTIVE_FENCE.match(line)) and match["name"].startswith("solution") for line in lines
-    ):
-        return source  # no solution in this cell: leave it exactly as it is
-    out = []
-    placeholder_written = False
-    i = 0
-
-    def drop_text():
-        nonlocal placeholder_written
-        if not placeholder_written:
-            out.extend([ANSWER_PLACEHOLDER, ""])
-            placeholder_written = True
-
-    def skip_block(start, fence):
-        """Index just past the fenced block opened at ``start``."""
-        j = start + 1
-        while j < len(lines) and not _closes(lines[j], fence):
-            j += 1
-        if j == len(lines):
-            raise ValueError(f"{where}: the fence {lines[start].strip()!r} is never closed")
-        return j + 1
-
-    while i < len(lines):
-        line = lines[i]
-        directive = _DIRECTIVE_FENCE.match(line)
-        fence = _ANY_FENCE.match(line)
-        if directive and directive["name"] == "solution":
-            i = skip_block(i, directive["fence"])
-            if state["gated"] is None:
-                out.extend([f"*Your answer to exercise {directive['argument']}:*", "", ANSWER_PLACEHOLDER, ""])
-            else:
-                drop_text()
-        elif directive and directive["name"] == "solution-start":
-            if state["gated"] is not None:
-                raise ValueError(
-                    f"{where}: solution-start {directive['argument']} opens inside the gated "
-                    f"solution of {state['gated']}, which has no solution-end before it"
-                )
-            i = skip_block(i, directive["fence"])
-            state["gated"] = directive["argument"]
-            out.extend([f"*Your solution to exercise {state['gated']}:*", ""])
-        elif directive and directive["name"] == "solution-end":
-            if state["gated"] is None:
-                raise ValueError(f"{where}: solution-end without a solution-start before it")
-            i = skip_block(i, directive["fence"])
-            state["gated"] = None
-        elif fence:
-            end = skip_block(i, fence["fence"])
-            if state["gated"] is None:
-                out.extend(lines[i:end])
-            else:
-                drop_text()
-            i = end
-        else:
-            if state["gated"] is None:
-                out.append(line)
-            elif line.strip():
-                drop_text()
-            i += 1
-    text = "\n".join(out)
-    return re.sub(r"\n{3,}", "\n\n", text).strip("\n")
 
 
 def make_student_notebook(nb, name="notebook"):
@@ -160,7 +52,9 @@ def make_student_notebook(nb, name="notebook"):
     -------
     student : nbformat.NotebookNode
         Solution code cells stubbed (graded ones keep their reference outputs
-        and start with ``# NBVAL_CHECK_OUTPUT``), solution text replaced by
+        and start with ``# NBVAL_CHECK_OUTPUT``; the stub of an exercise with
+        hidden checks keeps the signatures and docstrings of its functions and
+        its visible check), hidden checks removed, solution text replaced by
         "Write your answer here.", markdown cells left empty removed, every
         other cell unchanged. Each solution cell carries the metadata
         ``kpca_coursework: {exercise, part, graded}``.
@@ -170,8 +64,9 @@ def make_student_notebook(nb, name="notebook"):
     TypeError
         If ``nb`` is not a notebook.
     ValueError
-        If the gated solutions are not well formed (a start without an end,
-        an end without a start, a start inside another).
+        If the gated solutions or hidden checks are not well formed (a start
+        without an end, an end without a start, a start inside another, a
+        hidden check outside a gated solution or without ``remove-cell``).
 
     Examples
     --------
@@ -184,41 +79,44 @@ def make_student_notebook(nb, name="notebook"):
     <BLANKLINE>
     Write your answer here.
     """
-    if not isinstance(nb, dict) or "cells" not in nb:
+    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
         raise TypeError(f"nb must be a notebook read with nbformat, got {type(nb).__name__}")
+    roles = {found.index: found for found in solution_cells(nb, name)}
+    with_hidden_checks = {found.exercise for found in roles.values() if found.hidden}
     student = copy.deepcopy(nb)
     state = {"gated": None}
-    parts = {}
     cells = []
     for index, cell in enumerate(student.cells):
-        where = f"{name}, cell {index}"
         if cell.cell_type == "markdown":
             had_text = bool(cell.source.strip())
-            cell.source = _strip_solution_text(cell.source, state, where)
+            cell.source = strip_solution_text(cell.source, state, f"{name}, cell {index}")
             if cell.source or not had_text:
                 cells.append(cell)
             continue
-        tags = cell.metadata.get("tags", [])
-        if cell.cell_type == "code" and (SOLUTION_TAG in tags or state["gated"] is not None):
-            previous = cell.metadata.get(METADATA_KEY)
-            label = previous["exercise"] if previous else (state["gated"] or "unlabelled")
-            graded = _is_graded(cell)
-            part = parts.get(label, 0)
-            parts[label] = part + 1
-            cell.source = _stub(label, graded)
-            if SOLUTION_TAG not in tags:
-                cell.metadata["tags"] = [*tags, SOLUTION_TAG]
-            cell.metadata[METADATA_KEY] = {"exercise": label, "part": part, "graded": graded}
-            if not graded:
-                cell.outputs = []
-                cell.execution_count = None
+        role = roles.get(index)
+        if role is not None and role.hidden:
+            continue  # instructor-only: the grader appends it after the student's cell
+        if role is not None and METADATA_KEY not in cell.metadata:  # not yet a stub
+            _stub_cell(cell, role, role.exercise in with_hidden_checks)
         cells.append(cell)
-    if state["gated"] is not None:
-        raise ValueError(f"{name}: solution-start {state['gated']} has no solution-end")
     student.cells = cells
-    source = nb.metadata.get(METADATA_KEY, {}).get("source", name)
+    previous = nb.metadata.get(METADATA_KEY)
+    source = previous.get("source", name) if isinstance(previous, dict) else name
     student.metadata[METADATA_KEY] = {"source": source}
     return student
+
+
+def _stub_cell(cell, role, in_function_convention):
+    """Replace a solution cell's code by its stub, in place."""
+    stub = function_stub(role.exercise, cell.source) if in_function_convention and role.graded else None
+    cell.source = stub or plain_stub(role.exercise, role.graded)
+    tags = cell.metadata.get("tags", [])
+    if SOLUTION_TAG not in tags:
+        cell.metadata["tags"] = [*tags, SOLUTION_TAG]
+    cell.metadata[METADATA_KEY] = {"exercise": role.exercise, "part": role.part, "graded": role.graded}
+    if not role.graded:
+        cell.outputs = []
+        cell.execution_count = None
 
 
 def notebooks_in(path, argument):

@@ -4,7 +4,7 @@ The names below are what the chapters call; each lives in a module of its
 own (one idea per module).
 """
 
-from . import datasets, preimage, proximal
+from . import datasets, learned_preimage, preimage, proximal
 from .kernel_pca import KernelPCA
 from .kernels import (
     Gaussian,
@@ -37,6 +37,7 @@ __all__ = [
     "is_psd",
     "datasets",
     "preimage",
+    "learned_preimage",
     # Appendices A and B: sparse and robust PCA
     "proximal",
     "soft_threshold",

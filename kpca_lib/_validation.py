@@ -64,3 +64,18 @@ def check_real(value, name, *, minimum=None, strict=False):
         relation = ">" if strict else ">="
         raise ValueError(f"{name} must be {relation} {minimum}, got {name}={value!r}.")
     return float(value)
+
+
+def check_projections(Z, q):
+    """Projections Z as a 2-D float array with q columns, all finite.
+
+    float32 stays float32 (as scikit-learn keeps it); anything else becomes
+    float64.
+    """
+    Z = np.asarray(Z)
+    Z = Z.astype(np.float32 if Z.dtype == np.float32 else np.float64, copy=False)
+    if Z.ndim != 2 or Z.shape[1] != q:
+        raise ValueError(f"Z must have shape (n_samples, {q}), got {Z.shape}.")
+    if not np.all(np.isfinite(Z)):
+        raise ValueError("Z contains NaN or infinity.")
+    return Z

@@ -17,49 +17,33 @@ training means (``sklearn.preprocessing.KernelCenterer``).
 import warnings
 
 import numpy as np
-from scipy.linalg import eigvalsh
-from scipy.linalg.blas import dsymv
-from scipy.sparse.linalg import LinearOperator, eigsh
-from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin, clone
 from sklearn.preprocessing import KernelCenterer
 from sklearn.utils.extmath import svd_flip
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from . import preimage
-from ._linalg import numerical_rank, top_eigh
-from ._validation import check_n_components
-from .kernels import Gaussian, NotPSDWarning
+from ._linalg import negative_eigenvalue_evidence, numerical_rank, top_eigh, top_eigsh
+from ._validation import check_int, check_n_components, check_real
+from .denoising import PreimageMixin
+from .kernels import Gaussian, Linear, NotPSDWarning, Polynomial, Sigmoid
+from .learned_preimage import fit_learned_preimage
 
 __all__ = ["KernelPCA"]
 
 _SOLVERS = ("auto", "dense", "arpack")
+_FLOAT_DTYPES = [np.float64, np.float32]
+_BUILTIN_KERNELS = (Linear, Polynomial, Gaussian, Sigmoid)
 # relative size below which a negative eigenvalue is round-off, as in is_psd
 _NEGATIVE_EIGENVALUE_RTOL = 1e-10
 
 
-def _top_eigenpairs(K_c, q, solver):
-    """The q largest eigenpairs of the symmetric K_c, in descending order."""
-    n = K_c.shape[0]
-    if solver == "arpack":
-        # symv reads one triangle of K_c: half the memory traffic of K_c @ v,
-        # which bounds the cost of Lanczos; K_c.T is the same symmetric
-        # matrix in the Fortran order BLAS wants, so nothing is copied
-        K_fortran = K_c.T
-
-        def matvec(v):
-            return dsymv(1.0, K_fortran, np.ravel(v))
-
-        operator = LinearOperator((n, n), matvec=matvec, dtype=np.float64)
-        # a fixed start vector keeps refits identical; not the constant
-        # vector, which lies in the null space of a centred kernel
-        v0 = np.random.default_rng(0).uniform(-1.0, 1.0, n)
-        eigenvalues, eigenvectors = eigsh(operator, k=q, which="LA", v0=v0)
-        order = np.argsort(eigenvalues)[::-1]
-        return eigenvalues[order], eigenvectors[:, order]
-    return top_eigh(K_c, q)
+def _known_psd(kernel):
+    """Whether the kernel declares every Gram matrix PSD (numpy booleans count)."""
+    flag = getattr(kernel, "is_psd", False)
+    return isinstance(flag, (bool, np.bool_)) and bool(flag)
 
 
-class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class KernelPCA(PreimageMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Kernel principal component analysis.
 
     Parameters
@@ -68,15 +52,35 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         Number of components q, at most the number of positive eigenvalues
         of the centred kernel matrix (itself at most n - 1). ``None`` keeps
         every component with a positive eigenvalue.
-    kernel : callable, default=Gaussian(c=1.0)
+    kernel : callable or "precomputed", default=Gaussian(c=1.0)
         A kernel ``kernel(X, Y)`` returning the Gram matrix, such as
         :class:`~kpca_lib.Gaussian`, :class:`~kpca_lib.Polynomial`, or a
-        function of your own.
+        function of your own; or ``"precomputed"``, when ``fit`` receives the
+        n x n kernel matrix of the training samples and ``transform`` the
+        m x n kernel matrix between new and training samples. The kernel's
+        parameters are parameters of the estimator (``kernel__c``). A kernel
+        whose ``is_psd`` is not true (a function of your own, ``Sigmoid``,
+        a precomputed matrix) is checked on the training data by an O(n^2)
+        test, never a full eigendecomposition: a ``NotPSDWarning`` reports
+        significant negative eigenvalues that it finds.
     eigen_solver : {"auto", "dense", "arpack"}, default="auto"
         ``"dense"``: ``scipy.linalg.eigh`` restricted to the q largest
         eigenpairs; ``"arpack"``: ``scipy.sparse.linalg.eigsh`` (Lanczos),
         faster when q is small and n large; ``"auto"``: arpack when
         n > 200 and q < 10, dense otherwise.
+    alpha : float, default=1.0
+        The ridge of the learned pre-image map (Bakir et al., 2004), used
+        only with ``fit_inverse_transform=True``, as in scikit-learn. Not to
+        be confused with the dual coefficients ``alphas_``.
+    fit_inverse_transform : bool, default=False
+        Learn the pre-image map, for :meth:`inverse_transform` and
+        ``denoise(method="learned")``.
+    tol : float, default=0.0
+        Relative accuracy of ARPACK; 0 means machine precision.
+    max_iter : int or None, default=None
+        Iteration limit of ARPACK; ``None`` means ARPACK's default. When
+        ARPACK does not converge, a ``ConvergenceWarning`` says so and the
+        dense solver is used.
 
     Attributes
     ----------
@@ -89,10 +93,16 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         are fixed so that the largest entry in absolute value of each
         eigenvector is positive.
     X_fit_ : ndarray of shape (n_samples, n_features)
-        The training samples, needed to evaluate the kernel on new points.
+        The training samples, needed to evaluate the kernel on new points
+        (not stored with a precomputed kernel).
     centerer_ : sklearn.preprocessing.KernelCenterer
         Holds the training kernel's column means, which centre both the
         training and test kernels.
+    X_transformed_fit_ : ndarray of shape (n_samples, n_components)
+        Projections of the training samples (with ``fit_inverse_transform``).
+    dual_coef_ : ndarray of shape (n_samples, n_features)
+        Coefficients of the learned pre-image map (with
+        ``fit_inverse_transform``).
     n_components_ : int
         The number of components q.
     n_features_in_ : int
@@ -106,53 +116,140 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     >>> kpca = KernelPCA(n_components=2, kernel=Gaussian(c=2.0)).fit(X)
     >>> kpca.eigenvalues_.round(4)
     array([0.6321, 0.6321])
+
+    The same from the precomputed kernel matrix, and a learned pre-image:
+
+    >>> K = Gaussian(c=2.0)(X)
+    >>> KernelPCA(n_components=2, kernel="precomputed").fit(K).eigenvalues_.round(4)
+    array([0.6321, 0.6321])
+    >>> learned = KernelPCA(2, kernel=Gaussian(c=2.0), fit_inverse_transform=True, alpha=0.1).fit(X)
+    >>> learned.denoise(X, method="learned").shape
+    (4, 2)
     """
 
-    def __init__(self, n_components=None, kernel=Gaussian(c=1.0), eigen_solver="auto"):
+    def __init__(
+        self,
+        n_components=None,
+        kernel=Gaussian(c=1.0),
+        eigen_solver="auto",
+        *,
+        alpha=1.0,
+        fit_inverse_transform=False,
+        tol=0.0,
+        max_iter=None,
+    ):
         self.n_components = n_components
         self.kernel = kernel
         self.eigen_solver = eigen_solver
+        self.alpha = alpha
+        self.fit_inverse_transform = fit_inverse_transform
+        self.tol = tol
+        self.max_iter = max_iter
+
+    def set_params(self, **params):
+        """Set parameters; ``kernel__<name>`` changes a copy of the kernel.
+
+        The copy keeps a kernel shared with other estimators (such as the
+        default ``Gaussian(c=1.0)``) unchanged.
+
+        Parameters
+        ----------
+        **params
+            Estimator parameters, and kernel parameters as ``kernel__c``.
+
+        Returns
+        -------
+        self : KernelPCA
+        """
+        kernel_params = {k.split("__", 1)[1]: v for k, v in params.items() if k.startswith("kernel__")}
+        super().set_params(**{k: v for k, v in params.items() if not k.startswith("kernel__")})
+        if kernel_params:
+            if not hasattr(self.kernel, "set_params"):
+                raise ValueError(
+                    f"kernel {self.kernel!r} has no parameters to set, got "
+                    f"{sorted('kernel__' + k for k in kernel_params)}."
+                )
+            self.kernel = clone(self.kernel).set_params(**kernel_params)
+        return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags.preserves_dtype = ["float64", "float32"]
+        tags.input_tags.pairwise = self._precomputed
+        return tags
+
+    @property
+    def _precomputed(self):
+        return isinstance(self.kernel, str) and self.kernel == "precomputed"
 
     def _check_params(self):
-        if not callable(self.kernel):
+        if not (callable(self.kernel) or self._precomputed):
             raise TypeError(
                 "kernel must be a callable kernel(X, Y) such as "
-                f"kpca_lib.Gaussian(c=1.0), got {self.kernel!r}."
+                f"kpca_lib.Gaussian(c=1.0), or 'precomputed', got {self.kernel!r}."
             )
         if self.eigen_solver not in _SOLVERS:
             raise ValueError(
                 f"eigen_solver must be one of {_SOLVERS}, got {self.eigen_solver!r}."
             )
+        check_real(self.alpha, "alpha", minimum=0)
+        check_real(self.tol, "tol", minimum=0)
+        if self.max_iter is not None:
+            check_int(self.max_iter, "max_iter", minimum=1)
+        if self.fit_inverse_transform and self._precomputed:
+            raise ValueError("Cannot fit_inverse_transform with a precomputed kernel.")
 
-    def _gram(self, X, Y):
-        """The kernel matrix, checked for shape and finiteness."""
-        K = np.asarray(self.kernel(X, Y), dtype=np.float64, order="C")
-        expected = (X.shape[0], Y.shape[0])
+    def _gram(self, X, Y=None):
+        """The kernel matrix as a new float64 array, checked for shape and finiteness.
+
+        The array is the estimator's own, to centre in place: a precomputed
+        matrix, or a callable that returns a stored matrix, must not see it
+        changed.
+        """
+        if self._precomputed:
+            return np.array(X, dtype=np.float64, order="C")
+        result = self.kernel(X, X if Y is None else Y)
+        # the built-in kernels return a new array; anything else is copied
+        copy = None if type(self.kernel) in _BUILTIN_KERNELS else True
+        K = np.array(result, dtype=np.float64, order="C", copy=copy)
+        expected = (X.shape[0], (X if Y is None else Y).shape[0])
         if K.shape != expected:
-            raise ValueError(
-                f"kernel returned a matrix of shape {K.shape}, expected {expected}."
-            )
+            raise ValueError(f"kernel returned a matrix of shape {K.shape}, expected {expected}.")
         if not np.all(np.isfinite(K)):
             raise ValueError(f"kernel {self.kernel!r} returned NaN or infinity.")
         return K
 
-    def _warn_if_not_psd(self, K_c, largest):
-        """Report significant negative eigenvalues of a kernel not known PSD."""
-        if getattr(self.kernel, "is_psd", False) is True:
+    def _warn_if_not_psd(self, K_c, eigenvalues, K_scale):
+        """Report significant negative eigenvalues of a kernel not known PSD.
+
+        O(n^2): the computed spectrum and a trace test, never a full
+        eigendecomposition (see ``negative_eigenvalue_evidence``).
+        """
+        if _known_psd(self.kernel):
             return
-        n = K_c.shape[0]
-        smallest = eigvalsh(K_c, subset_by_index=[0, 0])[0]
-        if smallest < -_NEGATIVE_EIGENVALUE_RTOL * max(abs(largest), abs(smallest)):
+        evidence = negative_eigenvalue_evidence(K_c, eigenvalues, K_scale, _NEGATIVE_EIGENVALUE_RTOL)
+        if evidence is not None:
             warnings.warn(
                 f"The centred kernel matrix of {self.kernel!r} has significant "
-                f"negative eigenvalues (smallest {smallest:.4g}, largest "
-                f"{largest:.4g}, n={n}): the kernel is not positive "
-                "semi-definite on these data, so it has no feature space with "
-                "an inner product. Only components with positive eigenvalues "
-                "are kept.",
+                f"negative eigenvalues ({evidence}; n={K_c.shape[0]}): the kernel "
+                "is not positive semi-definite on these data, so it has no "
+                "feature space with an inner product. Only components with "
+                "positive eigenvalues are kept.",
                 NotPSDWarning,
                 stacklevel=3,
             )
+
+    def _solve(self, K_c, q):
+        """The q largest eigenpairs of K_c by the chosen solver."""
+        n = K_c.shape[0]
+        solver = self.eigen_solver
+        if solver == "auto":
+            solver = "arpack" if n > 200 and q < 10 else "dense"
+        if self.n_components is None or solver == "arpack" and q >= n - 1:
+            solver = "dense"  # eigsh cannot return all eigenpairs
+        if solver == "arpack":
+            return top_eigsh(K_c, q, tol=self.tol, max_iter=self.max_iter)
+        return top_eigh(K_c, q)
 
     def fit(self, X, y=None):
         """Fit the model: centre the kernel matrix and solve its eigenproblem.
@@ -160,7 +257,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            Training samples as rows; at least two, all finite.
+            Training samples as rows; at least two, all finite. With
+            ``kernel="precomputed"``, the n x n kernel matrix.
         y : None
             Ignored.
 
@@ -171,26 +269,26 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         """
         self._check_params()
         # a copy: X_fit_ must not change when the caller's array does
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, copy=True)
+        X = validate_data(self, X, dtype=_FLOAT_DTYPES, ensure_min_samples=2, copy=True)
         n = X.shape[0]
+        if self._precomputed and X.shape[1] != n:
+            raise ValueError(f"A precomputed kernel matrix must be square, got shape {X.shape}.")
         q_max = n - 1  # centring in feature space removes one dimension
         q = check_n_components(self.n_components, q_max, f"n_samples - 1 = {q_max}")
 
-        K = self._gram(X, X)
+        K = self._gram(X)
         K_scale = max(K.max(), -K.min())  # the round-off of centring scales with it
-        centerer = KernelCenterer().fit(K)
+        # the centring is internal: never a DataFrame, whatever set_output says
+        centerer = KernelCenterer().set_output(transform="default").fit(K)
         K_c = centerer.transform(K, copy=False)  # in place: K is not needed again
 
-        solver = self.eigen_solver
-        if solver == "auto":
-            solver = "arpack" if n > 200 and q < 10 else "dense"
-        if self.n_components is None or solver == "arpack" and q >= n - 1:
-            solver = "dense"  # eigsh cannot return all eigenpairs
-        eigenvalues, betas = _top_eigenpairs(K_c, q, solver)
-        self._warn_if_not_psd(K_c, eigenvalues[0])
+        eigenvalues, betas = self._solve(K_c, q)
+        self._warn_if_not_psd(K_c, eigenvalues, K_scale)
+        del K, K_c
 
         # components of zero or negative eigenvalue have no unit-norm alpha
-        rank = numerical_rank(eigenvalues, n, scale=K_scale)
+        # float32 samples are known to float32's precision only: so is the rank
+        rank = numerical_rank(eigenvalues, n, scale=K_scale, eps=np.finfo(X.dtype).eps)
         if self.n_components is None:
             q = rank
         if rank == 0:
@@ -208,10 +306,17 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
 
         self.eigenvalues_ = eigenvalues[:q]
         self.alphas_ = betas / np.sqrt(self.eigenvalues_)
-        self.X_fit_ = X
+        if not self._precomputed:
+            self.X_fit_ = X
         self.centerer_ = centerer
         self.n_components_ = q
+        self._fit_dtype = X.dtype
         self._n_features_out = q
+        if self.fit_inverse_transform:
+            self.X_transformed_fit_ = self.alphas_ * self.eigenvalues_
+            self.dual_coef_ = fit_learned_preimage(
+                self.X_transformed_fit_, np.asarray(X, dtype=np.float64), self.kernel, self.alpha
+            )
         return self
 
     def fit_transform(self, X, y=None):
@@ -220,7 +325,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            Training samples as rows.
+            Training samples as rows (the kernel matrix if precomputed).
         y : None
             Ignored.
 
@@ -228,8 +333,15 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         -------
         Z : ndarray of shape (n_samples, n_components)
             ``K_c alpha_k = mu_k alpha_k``, so no kernel is recomputed.
+            float32 when X is float32.
         """
-        return self.fit(X).alphas_ * self.eigenvalues_
+        Z = self.fit(X).alphas_ * self.eigenvalues_
+        return Z.astype(self._fit_dtype, copy=False)
+
+    def _project(self, X):
+        """Projections of validated samples as a float64 ndarray (never wrapped)."""
+        K_test = self._gram(X, None if self._precomputed else self.X_fit_)
+        return self.centerer_.transform(K_test, copy=False) @ self.alphas_
 
     def transform(self, X):
         """Project samples on the feature-space components.
@@ -237,89 +349,16 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            Samples as rows, with as many features as at fit.
+            Samples as rows, with as many features as at fit; with a
+            precomputed kernel, the kernel matrix between the samples and
+            the training samples.
 
         Returns
         -------
         Z : ndarray of shape (n_samples, n_components)
             ``Z = K_c(X, X_fit_) @ alphas_`` with the test kernel centred by
-            the training means.
+            the training means; float32 when X is float32.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        K_test = self._gram(X, self.X_fit_)
-        return self.centerer_.transform(K_test, copy=False) @ self.alphas_
-
-    def denoise(
-        self,
-        X,
-        n_components=None,
-        max_iter=100,
-        tol=1e-6,
-        Z0=None,
-        max_restarts=3,
-        random_state=0,
-        return_result=False,
-        return_history=False,
-    ):
-        """De-noise samples: project them, then find pre-images in input space.
-
-        The projection ``P phi(x)`` on the first q components is mapped back
-        by the fixed-point iteration of Mika et al. (1999), see
-        :func:`kpca_lib.preimage.gaussian_fixed_point`. Needs the Gaussian
-        kernel.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            The noisy samples.
-        n_components : int or None, default=None
-            Use the first q <= ``n_components_`` components, so that one fit
-            serves every q. ``None`` uses all of them.
-        max_iter : int, default=100
-            Iterations at most, per point.
-        tol : float, default=1e-6
-            A point has converged when its step is at most ``tol`` times the
-            scale of the training data.
-        Z0 : array-like of shape (n_samples, n_features), default=None
-            Starting points; ``None`` starts from ``X`` itself.
-        max_restarts : int, default=3
-            Restarts per point when the denominator vanishes.
-        random_state : int, default=0
-            Seed of the perturbations of the restarts.
-        return_result : bool, default=False
-            Return the full :class:`~kpca_lib.preimage.PreimageResult`
-            instead of the pre-images only.
-        return_history : bool, default=False
-            Record the iterates and the objective rho in the result, for
-            convergence plots; implies ``return_result``.
-
-        Returns
-        -------
-        Z : ndarray of shape (n_samples, n_features)
-            The pre-images (or the full result, see ``return_result``).
-        """
-        check_is_fitted(self)
-        if not isinstance(self.kernel, Gaussian):
-            raise TypeError(
-                "denoise needs the Gaussian kernel: the fixed-point iteration "
-                f"is derived for it, and this model uses {self.kernel!r}."
-            )
-        q = check_n_components(
-            n_components, self.n_components_, "the number of fitted components"
-        )
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        beta = self.transform(X)[:, :q]
-        gamma = preimage.gamma_weights(self.alphas_[:, :q], beta)
-        result = preimage.gaussian_fixed_point(
-            self.X_fit_,
-            gamma,
-            self.kernel.c,
-            X if Z0 is None else Z0,
-            max_iter=max_iter,
-            tol=tol,
-            max_restarts=max_restarts,
-            random_state=random_state,
-            return_history=return_history,
-        )
-        return result if return_result or return_history else result.Z
+        X = validate_data(self, X, dtype=_FLOAT_DTYPES, reset=False)
+        return self._project(X).astype(X.dtype, copy=False)

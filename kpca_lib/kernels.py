@@ -5,10 +5,16 @@ A kernel ``k`` is called as ``k(X, Y=None)`` and returns the Gram matrix
 ``Y=None`` it returns ``k(X, X)``. The arithmetic is delegated to
 :mod:`sklearn.metrics.pairwise`.
 
+Kernels are immutable values (equal when their parameters are equal) that
+also speak scikit-learn's parameter protocol, ``get_params`` and
+``set_params``, so that model selection can tune them inside an estimator:
+``GridSearchCV(KernelPCA(kernel=Gaussian()), {"kernel__c": [0.1, 1.0]})``.
+
 The module also holds the explicit degree-2 feature map of chapter 3 and a
 numerical check that a Gram matrix is symmetric positive semi-definite.
 """
 
+import inspect
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -42,12 +48,73 @@ class NotPSDWarning(UserWarning):
 class Kernel:
     """Base class: validate the inputs, then compute the Gram matrix.
 
-    Subclasses implement ``_gram(X, Y)`` on validated float arrays and set
-    ``is_psd``, which says whether every Gram matrix of the kernel is
-    positive semi-definite (Mercer's condition) whatever the data.
+    Subclasses are frozen dataclasses whose fields are the kernel's
+    parameters; they implement ``_gram(X, Y)`` on validated float arrays and
+    set ``is_psd`` to True only when every Gram matrix of the kernel is
+    positive semi-definite (Mercer's condition) whatever the data. The base
+    class does not claim it: a kernel not known to be PSD is checked on its
+    data by :class:`~kpca_lib.KernelPCA`.
+
+    ``get_params`` and ``set_params`` follow scikit-learn's protocol.
+    ``set_params`` validates the new values like the constructor and changes
+    the kernel in place, as scikit-learn's model selection expects of a
+    parameter object (it calls it on fresh clones only). Attribute
+    assignment stays forbidden, so a kernel never holds an unchecked value.
     """
 
-    is_psd = True
+    is_psd = False
+
+    @classmethod
+    def _get_param_names(cls):
+        """The parameter names: the arguments of ``__init__``."""
+        if cls.__init__ is object.__init__:
+            return []
+        signature = inspect.signature(cls.__init__)
+        return sorted(name for name in signature.parameters if name != "self")
+
+    def get_params(self, deep=True):
+        """Parameters of the kernel, as scikit-learn's estimators give them.
+
+        Parameters
+        ----------
+        deep : bool, default=True
+            Ignored: a kernel holds no nested objects.
+
+        Returns
+        -------
+        dict
+            Parameter name to value.
+        """
+        return {name: getattr(self, name) for name in self._get_param_names()}
+
+    def set_params(self, **params):
+        """Change parameters in place, validated as by the constructor.
+
+        Parameters
+        ----------
+        **params
+            New values, by parameter name.
+
+        Returns
+        -------
+        self : Kernel
+
+        Examples
+        --------
+        >>> Gaussian(c=1.0).set_params(c=0.5)
+        Gaussian(c=0.5)
+        """
+        valid = self.get_params()
+        for name in params:
+            if name not in valid:
+                raise ValueError(
+                    f"Invalid parameter {name!r} for kernel {type(self).__name__}: "
+                    f"valid parameters are {sorted(valid)}."
+                )
+        checked = type(self)(**(valid | params))  # the constructor validates
+        for name in params:
+            object.__setattr__(self, name, getattr(checked, name))
+        return self
 
     def __call__(self, X, Y=None):
         """Gram matrix of the kernel.
@@ -87,6 +154,8 @@ class Linear(Kernel):
     array([[11.]])
     """
 
+    is_psd = True
+
     def _gram(self, X, Y):
         return pairwise.linear_kernel(X, Y)
 
@@ -120,7 +189,7 @@ class Polynomial(Kernel):
 
     @property
     def is_psd(self):
-        return self.coef0 >= 0
+        return bool(self.coef0 >= 0)
 
     def _gram(self, X, Y):
         return pairwise.polynomial_kernel(
@@ -147,11 +216,18 @@ class Gaussian(Kernel):
     """
 
     c: float = 1.0
+    is_psd = True
 
     def __post_init__(self):
         check_real(self.c, "c", minimum=0, strict=True)
 
     def _gram(self, X, Y):
+        # ||x - y||^2 is shift-invariant, but scikit-learn expands it as
+        # ||x||^2 - 2 x.y + ||y||^2, which cancels far from the origin:
+        # measure both from the mean of X first
+        offset = X.mean(axis=0)
+        X = X - offset
+        Y = None if Y is None else Y - offset
         return pairwise.rbf_kernel(X, Y, gamma=1.0 / self.c)
 
 

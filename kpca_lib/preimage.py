@@ -12,6 +12,9 @@ Setting the gradient of rho to zero gives the fixed-point iteration of
 Mika et al. (1999),
 
     z_{t+1} = sum_i gamma_i k(z_t, x_i) x_i / sum_i gamma_i k(z_t, x_i).
+
+The learned pre-image of Bakir et al. (2004), the other way back, is in
+:mod:`kpca_lib.learned_preimage`.
 """
 
 import warnings
@@ -106,6 +109,8 @@ class PreimageResult:
     rho_history: np.ndarray | None = None
 
 
+# One vectorised loop whose per-point state (active, converged, restarts, history) every
+# long: step updates; split into parts, that state would have to travel through each of them
 def gaussian_fixed_point(
     X_fit,
     gamma,
@@ -126,7 +131,10 @@ def gaussian_fixed_point(
     iteration, no loop over points. The kernel values of one point enter
     only through the ratio, so they are computed up to a common factor,
     chosen to make the largest of them 1: a z far from the data then does
-    not underflow every ``k(z, x_i)`` to 0. A point stops when its step
+    not underflow every ``k(z, x_i)`` to 0. The iteration is unchanged by a
+    shift of the points and the starts together, so it runs on them
+    measured from the mean of ``X_fit``: far from the origin the expansion
+    of ``||z - x_i||^2`` would otherwise cancel. A point stops when its step
     ``||z_{t+1} - z_t||`` is at most ``tol * s``, with s the root mean square
     distance of the training points to their mean.
 
@@ -199,7 +207,12 @@ def gaussian_fixed_point(
     max_restarts = check_int(max_restarts, "max_restarts", minimum=0)
     rng = check_random_state(random_state)
 
-    scale = np.sqrt(np.mean(np.sum((X_fit - X_fit.mean(axis=0)) ** 2, axis=1)))
+    # the iteration commutes with a shift: run it about the data's mean
+    offset = X_fit.mean(axis=0)
+    X_fit = X_fit - offset
+    Z0_given = Z0
+    Z0 = Z0 - offset
+    scale = np.sqrt(np.mean(np.sum(X_fit**2, axis=1)))
     step_tol = tol * (scale if scale > 0 else 1.0)
 
     gamma_l1 = np.abs(gamma).sum(axis=1)
@@ -238,8 +251,16 @@ def gaussian_fixed_point(
     n_restarts = np.zeros(m, dtype=int)
     Z_history, rho_history = [], []
 
+    def shifted_back():
+        # points at their start (not yet moved, or given up) are returned
+        # exactly there, not off by the round-off of the shift
+        Z_out = Z + offset
+        at_start = gave_up | (n_iter == 0)
+        Z_out[at_start] = Z0_given[at_start]
+        return Z_out
+
     def record():
-        Z_history.append(Z.copy())
+        Z_history.append(shifted_back())
         rho_history.append(np.einsum("ij,ij->i", gamma, kernel(Z, X_fit)))
 
     if return_history:
@@ -300,10 +321,11 @@ def gaussian_fixed_point(
             stacklevel=2,
         )
     return PreimageResult(
-        Z=Z,
+        Z=shifted_back(),
         converged=converged,
         n_iter=n_iter,
         n_restarts=n_restarts,
         Z_history=np.array(Z_history) if return_history else None,
         rho_history=np.array(rho_history) if return_history else None,
     )
+

@@ -33,7 +33,8 @@ def soft_threshold(x, t):
     x : array-like
         The values to shrink.
     t : float or array-like
-        The threshold, ``>= 0`` (broadcast against ``x``).
+        The threshold, ``>= 0`` (broadcast against ``x``); a negative or
+        NaN threshold raises ``ValueError``.
 
     Returns
     -------
@@ -46,6 +47,9 @@ def soft_threshold(x, t):
     array([-1. ,  0. ,  0. ,  0. ,  0.5])
     """
     x = np.asarray(x, dtype=np.float64)
+    t = np.asarray(t, dtype=np.float64)
+    if not np.all(t >= 0):  # also refuses NaN
+        raise ValueError(f"t must be >= 0 (a threshold), got t={t.tolist()!r}.")
     # x - clip(x, -t, t) is sign(x) max(|x| - t, 0) without the -0.0 entries
     return x - np.clip(x, -t, t)
 
@@ -81,6 +85,8 @@ def singular_value_threshold(A, tau, *, return_rank=False):
     array([[1., 0.],
            [0., 0.]])
     """
+    if not np.all(np.asarray(tau, dtype=np.float64) >= 0):
+        raise ValueError(f"tau must be >= 0 (a threshold), got tau={tau!r}.")
     U, sigma, Vt = svd(np.asarray(A, dtype=np.float64), full_matrices=False)
     sigma = soft_threshold(sigma, tau)
     rank = int(np.count_nonzero(sigma))

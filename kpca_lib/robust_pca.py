@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.linalg import qr, svd
-from scipy.sparse.linalg import svds
+from scipy.sparse.linalg import ArpackNoConvergence, svds
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_array
 from threadpoolctl import threadpool_limits
@@ -75,15 +75,24 @@ class RobustPCAResult:
     lam: float
 
 
-def _partial_svt(A, tau, V, rtol=1e-10, max_steps=8):
+def _partial_svt(A, tau, V, rng=None, rtol=1e-10, max_steps=8):
     """``D_tau(A)`` by subspace iteration started from the columns of ``V``.
 
     Block power steps ``Q <- orth(A A^T Q)`` followed by a Rayleigh-Ritz
     projection ``B = Q^T A = U_B Sigma V^T``. The step is accepted only when
-    every computed triplet above ``tau`` has a residual
-    ``||A v_i - sigma_i u_i|| <= rtol sigma_1`` and the smallest computed
-    singular value is below ``tau`` (so the block is wider than the rank).
-    Otherwise ``None`` is returned and the caller takes a full SVD.
+
+    * every computed triplet above ``tau`` has a residual
+      ``||A v_i - sigma_i u_i|| <= rtol sigma_1``;
+    * the smallest computed singular value is below ``tau`` (so the block is
+      wider than the rank);
+    * nothing else reaches ``tau``: the largest singular value of
+      ``A - U_r Sigma_r V_r^T``, what is left of A without the r triplets
+      kept, is below ``tau`` (a randomised bound, see
+      :func:`_largest_is_below`).
+
+    A warm start that misses a large singular direction entirely never
+    finds it by power steps; the third test catches it. Otherwise ``None``
+    is returned and the caller takes a full SVD.
 
     Returns
     -------
@@ -91,23 +100,86 @@ def _partial_svt(A, tau, V, rtol=1e-10, max_steps=8):
         ``V_next`` are the right singular vectors of this step, to start the
         next one from.
     """
+    rng = np.random.default_rng(0) if rng is None else rng
     Q = qr(A @ V, mode="economic")[0]
     for _ in range(max_steps):
-        U_B, sigma, Vt = svd(Q.T @ A, full_matrices=False)
+        B = Q.T @ A
+        U_B, sigma, Vt = svd(B, full_matrices=False)
         if sigma[-1] < tau:
             rank = int(np.count_nonzero(sigma > tau))
             U = Q @ U_B[:, :rank]
             residual = np.linalg.norm(A @ Vt[:rank].T - U * sigma[:rank], axis=0)
-            if np.all(residual <= rtol * sigma[0]):
+            if np.all(residual <= rtol * sigma[0]) and _largest_is_below(
+                A, U * sigma[:rank], Vt[:rank], tau, rng
+            ):
                 shrunk = sigma[:rank] - tau
                 return (U * shrunk) @ Vt[:rank], rank, Vt.T
         Q = qr(A @ (A.T @ Q), mode="economic")[0]
     return None
 
 
+def _largest_is_below(A, US, Vt, tau, rng, max_steps=40, failure=1e-12):
+    """Whether ``||A - US Vt||_2 <= tau``, by Lanczos from a random start.
+
+    Lanczos on ``R^T R`` with ``R = A - US Vt`` (never formed: each step
+    costs two products with A) gives Ritz values theta_k below its largest
+    eigenvalue lambda = ||R||_2^2. A Ritz value above ``tau^2`` proves that
+    R has a singular value above tau. The other way needs a bound from
+    above: for a start uniform on the sphere, Kuczynski and Wozniakowski
+    (1992) show ``P(theta_k < (1 - e) lambda) <= 1.648 sqrt(m) exp(-sqrt(e)
+    (2k - 1))``, so ``theta_k / (1 - e_k) <= tau^2``, with e_k making that
+    probability ``failure``, accepts wrongly with probability at most
+    ``failure``. Undecided after ``max_steps`` steps means no.
+    """
+    m = A.shape[1]
+    bound = tau**2
+    log_term = np.log(1.648 * np.sqrt(m) / failure)
+
+    def normal_operator(v):  # R^T R v
+        w = A @ v - US @ (Vt @ v)
+        return A.T @ w - Vt.T @ (US.T @ w)
+
+    basis = np.zeros((max_steps + 1, m))
+    start = rng.standard_normal(m)
+    basis[0] = start / np.linalg.norm(start)
+    diagonal, off_diagonal = [], []
+    for k in range(1, max_steps + 1):
+        w = normal_operator(basis[k - 1])
+        diagonal.append(basis[k - 1] @ w)
+        # full re-orthogonalisation (twice is enough): k is small
+        w -= basis[:k].T @ (basis[:k] @ w)
+        w -= basis[:k].T @ (basis[:k] @ w)
+        T = np.diag(diagonal) + np.diag(off_diagonal, 1) + np.diag(off_diagonal, -1)
+        theta = np.linalg.eigvalsh(T)[-1]
+        if theta > bound:
+            return False
+        e = (log_term / (2 * k - 1)) ** 2
+        if e < 1 and theta / (1 - e) <= bound:
+            return True
+        norm = np.linalg.norm(w)
+        if norm <= 1e-14 * max(theta, np.finfo(np.float64).tiny):
+            return True  # an invariant subspace: theta is exact on the start's span
+        off_diagonal.append(norm)
+        basis[k] = w / norm
+    return False
+
+
 def _spectral_norm(M):
-    """Largest singular value of M (deterministic Lanczos start)."""
-    return float(svds(M, k=1, solver="arpack", random_state=0, return_singular_vectors=False)[0])
+    """Largest singular value of M (deterministic Lanczos start).
+
+    Should ARPACK not converge, a ``ConvergenceWarning`` says so and a full
+    SVD gives the norm.
+    """
+    try:
+        return float(svds(M, k=1, solver="arpack", random_state=0, return_singular_vectors=False)[0])
+    except ArpackNoConvergence:
+        warnings.warn(
+            "ARPACK did not converge on the spectral norm ||M||_2 that sets "
+            "robust_pca's initial penalty; it was computed by a full SVD instead.",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+        return float(np.linalg.norm(M, 2))
 
 
 def robust_pca(M, lam=None, *, tol=1e-7, max_iter=500, rho=1.5, svd_method="auto"):
@@ -139,8 +211,11 @@ def robust_pca(M, lam=None, *, tol=1e-7, max_iter=500, rho=1.5, svd_method="auto
         largest singular triplets, of width the previous rank plus a margin,
         by subspace iteration started from the previous sweep's right
         singular vectors, and takes a full SVD whenever that block does not
-        reach below the threshold or its triplets are not accurate to
-        ``1e-10`` relative, so the result is the same as with a full SVD.
+        reach below the threshold, its triplets are not accurate to
+        ``1e-10`` relative, or a randomised Lanczos bound cannot show that
+        nothing outside the block reaches the threshold (the bound is wrong
+        with probability at most 1e-12), so the result is the same as with
+        a full SVD.
         ``"auto"`` is ``"partial"`` when ``min(n1, n2) >= 100`` and
         ``"full"`` otherwise (for small matrices the full SVD is faster).
 
@@ -186,6 +261,7 @@ def robust_pca(M, lam=None, *, tol=1e-7, max_iter=500, rho=1.5, svd_method="auto
     S = np.zeros_like(M)
     n_small = min(n1, n2)
     V = None  # right singular vectors of the last sweep, for warm starts
+    rng = np.random.default_rng(0)  # starts of the outside-block checks
     history = []
     converged = False
     # one BLAS thread: on the 2-core machines this book targets, threaded
@@ -196,7 +272,7 @@ def robust_pca(M, lam=None, *, tol=1e-7, max_iter=500, rho=1.5, svd_method="auto
             A = M - S + Y / mu
             step = None
             if svd_method == "partial" and V is not None:
-                step = _partial_svt(A, 1.0 / mu, V)
+                step = _partial_svt(A, 1.0 / mu, V, rng)
             if step is None:
                 U, sigma, Vt = svd(A, full_matrices=False)
                 rank = int(np.count_nonzero(sigma > 1.0 / mu))

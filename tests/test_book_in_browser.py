@@ -10,9 +10,12 @@ Every page is then served on 127.0.0.1 by a local ``http.server`` thread and
 opened in headless Chromium (Debian's ``chromium``, driven by Playwright's
 Python package; no browser is ever downloaded). A request to any other host
 is blocked and fails the test. A screenshot of the de-noising explorer is
-saved to ``_build/screenshots/denoising_explorer.png``.
+saved to ``_build/screenshots/denoising_explorer.png``. Every lab computed in
+the browser (``kpca_lib.explorers.labs``) is checked against kpca_lib on its page
+(``tests/lab_parity.py``).
 """
 
+import contextlib
 import functools
 import os
 import re
@@ -73,20 +76,29 @@ def book(tmp_path_factory):
     return out / "_build" / "html"
 
 
-@pytest.fixture(scope="module")
-def server(book):
-    """Base URL of a local HTTP server of the book."""
+@contextlib.contextmanager
+def local_server(directory):
+    """Serve a directory on 127.0.0.1 (a free port) from a thread; yields the base URL."""
 
     class QuietHandler(SimpleHTTPRequestHandler):
         def log_message(self, *args):
             pass
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=book))
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=directory))
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def server(book):
+    """Base URL of a local HTTP server of the book."""
+    with local_server(book) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -249,3 +261,32 @@ def test_explorers_of_the_other_chapters_respond_to_their_sliders(server, browse
         assert explorer.locator("img").get_attribute("src") != before, f"slider {i}"
     assert not problems, problems
     page.close()
+
+
+PAGE_WEIGHT = """() => performance.getEntriesByType('navigation')
+  .concat(performance.getEntriesByType('resource'))
+  .reduce((total, entry) => total + (entry.encodedBodySize || 0), 0)"""
+
+
+def test_every_lab_in_the_book_matches_kpca_lib(book, server, browser_context):
+    """Every lab computed in the browser (kpca_lib.explorers.labs) agrees with kpca_lib on its page.
+
+    The checks are those of tests/test_labs_in_browser.py (tests/lab_parity.py),
+    run on the data each page was sent. Prints the errors and the page weights.
+    """
+    from lab_parity import check_every_lab, format_report
+
+    n_labs = 0
+    for name in book_pages(book):
+        if name == "index.html" or 'class="kpca-lab ' not in (book / name).read_text():
+            continue
+        page, problems = open_page(browser_context, server + name)
+        for index, (kind, report) in check_every_lab(page).items():
+            n_labs += 1
+            print("\n" + format_report(f"{name}, lab {index} ({kind}) against kpca_lib:", report))
+        print(f"{name}: page weight {page.evaluate(PAGE_WEIGHT) / 1e6:.2f} MB")
+        assert not problems, problems
+        page.close()
+    assert not browser_context.foreign_requests, browser_context.foreign_requests
+    if n_labs == 0:
+        pytest.skip("no lab computed in the browser is embedded in the book's chapters yet")

@@ -5,6 +5,16 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 import kpca_lib as kl
 
 
-@parametrize_with_checks([kl.PCA(), kl.KernelPCA(), kl.KernelPCA(n_components=2, kernel=kl.Linear())])
+@parametrize_with_checks(
+    [
+        kl.PCA(),
+        kl.PCA(n_components=0.9),
+        kl.PCA(method="svd", whiten=True),
+        kl.KernelPCA(),
+        kl.KernelPCA(n_components=2, kernel=kl.Linear()),
+        kl.KernelPCA(n_components=2, kernel="precomputed"),
+        kl.KernelPCA(n_components=2, kernel=kl.Polynomial(degree=2), fit_inverse_transform=True, alpha=0.1),
+    ]
+)
 def test_sklearn_compatible_estimator(estimator, check):
     check(estimator)

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from sklearn.metrics.pairwise import rbf_kernel
 
-from kpca_lib.explorers import gram_spectrum
+from kpca_lib.explorers import gram_spectrum, squared_distance_scales
 
 finite_points = arrays(
     np.float64,
@@ -65,3 +65,33 @@ def test_non_number_width_raises_type_error():
 def test_nan_in_X_raises_value_error():
     with pytest.raises(ValueError):
         gram_spectrum(np.array([[0.0, np.nan]]), 1.0)
+
+
+def test_squared_distance_scales_of_points_on_a_line():
+    # 0, 1, 3, 7: nearest squared distances 1, 1, 4, 16 -> median 2.5;
+    # pair squared distances 1, 9, 49, 4, 36, 16 -> median (9 + 16) / 2 = 12.5
+    nearest_neighbour, median = squared_distance_scales([[0.0], [1.0], [3.0], [7.0]])
+    assert nearest_neighbour == pytest.approx(2.5)
+    assert median == pytest.approx(12.5)
+
+
+def test_squared_distance_scales_agree_with_a_loop_over_pairs():
+    X = np.random.default_rng(3).normal(size=(9, 3))
+    pairs = [float(np.sum((X[i] - X[j]) ** 2)) for i in range(9) for j in range(9) if i < j]
+    nearest = [min(float(np.sum((X[i] - X[j]) ** 2)) for j in range(9) if j != i) for i in range(9)]
+    nearest_neighbour, median = squared_distance_scales(X)
+    assert nearest_neighbour == pytest.approx(np.median(nearest), rel=1e-12)
+    assert median == pytest.approx(np.median(pairs), rel=1e-12)
+
+
+def test_median_heuristic_width_puts_the_median_pair_at_one_over_e():
+    X = np.random.default_rng(4).normal(size=(30, 2))
+    _, median = squared_distance_scales(X)
+    K, _ = gram_spectrum(X, median)
+    off_diagonal = K[np.triu_indices(30, k=1)]
+    assert np.median(off_diagonal) == pytest.approx(np.exp(-1), rel=1e-9)
+
+
+def test_squared_distance_scales_need_two_samples():
+    with pytest.raises(ValueError, match="sample"):
+        squared_distance_scales(np.zeros((1, 2)))

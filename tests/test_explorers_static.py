@@ -160,10 +160,12 @@ def test_invalid_explorer_raises_before_drawing(kwargs, error, match):
 def test_gram_spectrum_explorer_reports_the_spectrum_of_each_width():
     X = np.random.default_rng(0).normal(size=(12, 2))
     explorer = gram_spectrum_explorer(X, c_values=[0.01, 1.0, 100.0], c=1.0, dpi=20).static()
+    median = np.median([np.sum((X[i] - X[j]) ** 2) for i in range(12) for j in range(i + 1, 12)])
     for c, caption in zip([0.01, 1.0, 100.0], explorer.captions_):
         _, eigenvalues = gram_spectrum(X, c)
         assert caption == (
-            f"c = {c:.3g}: largest eigenvalue {eigenvalues[0]:.3f}, eigenvalues above 0.01: "
+            f"c = {c:.3g} = {float(f'{c / median:.2g}'):g} x median squared distance: largest "
+            f"eigenvalue {eigenvalues[0]:.3f}, eigenvalues above 0.01: "
             f"{int(np.sum(eigenvalues > 0.01))} of 12"
         )
     assert len(explorer.frames_) == 3

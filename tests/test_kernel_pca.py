@@ -8,10 +8,12 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from sklearn.datasets import make_moons
 from sklearn.decomposition import KernelPCA as SklearnKernelPCA
+from sklearn.exceptions import ConvergenceWarning
 
 import kpca_lib as kl
 from strategies import data_matrices
 from test_pca import assert_equal_up_to_sign
+from test_sklearn_ported_kernel_pca import NOT_PSD
 
 
 @pytest.fixture(scope="module")
@@ -165,3 +167,321 @@ def test_bad_input_after_fit(moons):
         kpca.denoise(X, n_components=3)
     with pytest.raises(TypeError, match="needs the Gaussian kernel"):
         kl.KernelPCA(2, kernel=kl.Linear()).fit(X).denoise(X)
+
+
+# Regressions of issue 12: hard inputs
+
+
+def test_a_callable_returning_a_stored_matrix_is_left_unchanged(moons):
+    # the natural way to pass a precomputed kernel as a callable: look it up
+    X, X_new = moons
+    stored = kl.Gaussian(c=0.5)(X)
+    before = stored.copy()
+
+    def lookup(A, B):
+        if np.array_equal(A, X) and np.array_equal(B, X):
+            return stored
+        return kl.Gaussian(c=0.5)(A, B)
+
+    kpca = kl.KernelPCA(3, kernel=lookup).fit(X)
+    np.testing.assert_array_equal(stored, before)
+    # and it gives what the kernel itself gives
+    reference = kl.KernelPCA(3, kernel=kl.Gaussian(c=0.5)).fit(X)
+    np.testing.assert_allclose(kpca.transform(X_new), reference.transform(X_new), atol=1e-10)
+
+
+def test_transform_does_not_change_a_returned_matrix(moons):
+    X, X_new = moons
+    K_new = kl.Gaussian(c=0.5)(X_new, X)
+    before = K_new.copy()
+    kernel = lambda A, B: K_new if A.shape[0] == len(X_new) else kl.Gaussian(c=0.5)(A, B)  # noqa: E731
+    kl.KernelPCA(3, kernel=kernel).fit(X).transform(X_new)
+    np.testing.assert_array_equal(K_new, before)
+
+
+@pytest.fixture
+def pandas_frames(moons):
+    pd = pytest.importorskip("pandas")
+    X, X_new = moons
+    columns = ["x1", "x2"]
+    train = pd.DataFrame(X, columns=columns, index=[f"train{i}" for i in range(len(X))])
+    test = pd.DataFrame(X_new, columns=columns, index=100 + 3 * np.arange(len(X_new)))
+    return train, test
+
+
+@pytest.mark.parametrize("how", ["global", "estimator"])
+@pytest.mark.parametrize("eigen_solver", ["dense", "arpack"])
+def test_pandas_output_keeps_the_index_and_denoise_works(pandas_frames, how, eigen_solver):
+    from sklearn import config_context
+
+    train, test = pandas_frames
+    plain = kl.KernelPCA(3, kernel=kl.Gaussian(c=0.5), eigen_solver=eigen_solver).fit(train.to_numpy())
+    kpca = kl.KernelPCA(3, kernel=kl.Gaussian(c=0.5), eigen_solver=eigen_solver)
+    with config_context(transform_output="pandas" if how == "global" else "default"):
+        if how == "estimator":
+            kpca.set_output(transform="pandas")
+        Z_train = kpca.fit_transform(train)
+        Z = kpca.transform(test)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            denoised = kpca.denoise(test, max_iter=5)
+        # the centring inside is never a DataFrame (an n x n one slows arpack)
+        assert isinstance(kpca.centerer_.transform(kl.Gaussian(c=0.5)(test, train)), np.ndarray)
+    assert list(Z.index) == list(test.index)
+    assert list(Z_train.index) == list(train.index)
+    assert list(Z.columns) == ["kernelpca0", "kernelpca1", "kernelpca2"]
+    np.testing.assert_allclose(Z.to_numpy(), plain.transform(test.to_numpy()), atol=1e-12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        np.testing.assert_allclose(denoised, plain.denoise(test.to_numpy(), max_iter=5), atol=1e-12)
+
+
+class _TanhByHand:
+    """A tanh kernel (not PSD) whose is_psd flag the test chooses."""
+
+    def __init__(self, flag):
+        self.is_psd = flag
+
+    def __call__(self, A, B):
+        return np.tanh(A @ B.T + 1.0)
+
+
+def test_a_numpy_true_psd_flag_counts_as_true():
+    # np.bool_(True) is not `True`: an `is True` test ran the full check
+    X = np.random.default_rng(0).normal(size=(40, 3))
+    assert kl.Polynomial(coef0=np.float64(1.0)).is_psd is True
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kl.KernelPCA(2, kernel=_TanhByHand(np.bool_(True))).fit(X)  # trusted: no check
+    with pytest.warns(kl.NotPSDWarning):
+        kl.KernelPCA(2, kernel=_TanhByHand(np.bool_(False))).fit(X)
+
+
+def test_the_base_class_does_not_claim_psd():
+    class TanhKernel(kl.Kernel):
+        def _gram(self, X, Y):
+            return np.tanh(X @ (X if Y is None else Y).T + 1.0)
+
+    assert not TanhKernel().is_psd
+    X = np.random.default_rng(0).normal(size=(40, 3))
+    with pytest.warns(kl.NotPSDWarning, match="significant negative eigenvalues"):
+        kl.KernelPCA(2, kernel=TanhKernel()).fit(X)
+
+
+@pytest.fixture
+def dense_eigensolver_calls(monkeypatch):
+    """Record every dense eigenvalue call (O(n^3)) that kpca_lib makes."""
+    import importlib
+
+    import scipy.linalg
+
+    calls = []
+    for module_name in ("kpca_lib.kernel_pca", "kpca_lib._linalg", "kpca_lib.kernels"):
+        module = importlib.import_module(module_name)
+        for name in ("eigh", "eigvalsh"):
+            original = getattr(scipy.linalg, name)
+
+            def spy(A, *args, _original=original, **kwargs):
+                calls.append(np.shape(A))
+                return _original(A, *args, **kwargs)
+
+            monkeypatch.setattr(module, name, spy, raising=False)
+    return calls
+
+
+@pytest.mark.parametrize(
+    "kernel",
+    [lambda A, B: kl.Gaussian(c=0.5)(A, B), kl.Polynomial(degree=2, coef0=np.float64(1.0)), _TanhByHand(None)],
+    ids=["callable", "polynomial-numpy-coef0", "tanh-unknown"],
+)
+def test_the_psd_check_of_an_unknown_kernel_is_not_a_full_eigendecomposition(kernel, dense_eigensolver_calls):
+    X = np.random.default_rng(0).uniform(-1, 1, size=(300, 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", kl.NotPSDWarning)
+        kl.KernelPCA(2, kernel=kernel, eigen_solver="arpack").fit(X)
+    # arpack computes the components; an n x n dense call is the old full check
+    assert (300, 300) not in dense_eigensolver_calls
+
+
+def test_psd_check_finds_negative_eigenvalues_beyond_the_computed_ones():
+    # the isomap kernel of scikit-learn's tests: eigenvalues
+    # 52.72, 7.65, 7.65, 5.02, 0, 0, -6.13, -15.11; q = 2 computes none of the negative ones
+    K = np.array(NOT_PSD)
+    with pytest.warns(kl.NotPSDWarning, match="at most -"):
+        kl.KernelPCA(2, kernel="precomputed").fit(K)
+    # the bound it reports is a true bound on the smallest eigenvalue
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        kl.KernelPCA(2, kernel="precomputed").fit(K)
+    bound = float(str(caught[0].message).split("at most ")[1].split(" ")[0])
+    from sklearn.preprocessing import KernelCenterer
+
+    assert np.linalg.eigvalsh(KernelCenterer().fit_transform(K))[0] <= bound < 0
+
+
+def test_arpack_non_convergence_is_reported_and_answered_by_the_dense_solver():
+    X = np.random.default_rng(1).uniform(-1, 1, size=(300, 3))
+    dense = kl.KernelPCA(5, kernel=kl.Gaussian(c=0.5), eigen_solver="dense").fit(X)
+    with pytest.warns(ConvergenceWarning, match=r"eigen_solver='arpack' did not converge.*max_iter=1"):
+        arpack = kl.KernelPCA(5, kernel=kl.Gaussian(c=0.5), eigen_solver="arpack", max_iter=1).fit(X)
+    np.testing.assert_allclose(arpack.eigenvalues_, dense.eigenvalues_, rtol=1e-12)
+    np.testing.assert_allclose(arpack.alphas_, dense.alphas_, atol=1e-10)
+
+
+# What a scikit-learn user expects (issue 12)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")  # Perceptron(max_iter=5)
+def test_grid_search_over_the_kernel_width_in_a_pipeline():
+    from sklearn.datasets import make_circles
+    from sklearn.linear_model import Perceptron
+    from sklearn.model_selection import GridSearchCV
+    from sklearn.pipeline import make_pipeline
+
+    X, y = make_circles(n_samples=200, factor=0.3, noise=0.05, random_state=0)
+    default = kl.KernelPCA(n_components=2)
+    pipeline = make_pipeline(default, Perceptron(max_iter=5))
+    search = GridSearchCV(pipeline, {"kernelpca__kernel__c": [0.02, 0.5, 100.0]}, cv=3).fit(X, y)
+    assert search.best_params_ == {"kernelpca__kernel__c": 0.5}
+    assert search.best_score_ == 1.0
+    assert search.best_estimator_[0].kernel == kl.Gaussian(c=0.5)
+    # the kernel of the estimator in the pipeline, and the shared default, are untouched
+    assert default.kernel == kl.Gaussian(c=1.0) == kl.KernelPCA().kernel
+
+
+def test_set_params_of_the_kernel_changes_a_copy():
+    shared = kl.Gaussian(c=1.0)
+    a, b = kl.KernelPCA(kernel=shared), kl.KernelPCA(kernel=shared)
+    a.set_params(kernel__c=0.3, n_components=2)
+    assert a.kernel == kl.Gaussian(c=0.3) and a.n_components == 2
+    assert b.kernel is shared and shared == kl.Gaussian(c=1.0)
+    assert a.get_params()["kernel__c"] == 0.3
+    with pytest.raises(ValueError, match="Invalid parameter 'width'"):
+        a.set_params(kernel__width=1.0)
+    with pytest.raises(ValueError, match="has no parameters to set"):
+        kl.KernelPCA(kernel=lambda A, B: A @ B.T).set_params(kernel__c=1.0)
+
+
+def test_clone_copies_the_kernel():
+    from sklearn.base import clone
+
+    kpca = kl.KernelPCA(3, kernel=kl.Polynomial(degree=3, coef0=0.5), alpha=0.1)
+    copy = clone(kpca)
+    assert copy.kernel == kpca.kernel and copy.kernel is not kpca.kernel
+    assert repr(copy) == repr(kpca)
+
+
+@pytest.mark.parametrize("eigen_solver", ["dense", "arpack"])
+def test_precomputed_kernel_equals_the_builtin_kernel(moons, eigen_solver):
+    X, X_new = moons
+    kernel = kl.Gaussian(c=0.3)
+    builtin = kl.KernelPCA(4, kernel=kernel, eigen_solver=eigen_solver).fit(X)
+    K = kernel(X)
+    K_copy = K.copy()
+    precomputed = kl.KernelPCA(4, kernel="precomputed", eigen_solver=eigen_solver).fit(K)
+    np.testing.assert_array_equal(K, K_copy)  # the caller's matrix is not centred in place
+    np.testing.assert_allclose(precomputed.eigenvalues_, builtin.eigenvalues_, rtol=1e-10)
+    np.testing.assert_allclose(precomputed.transform(kernel(X_new, X)), builtin.transform(X_new), atol=1e-10)
+    np.testing.assert_allclose(precomputed.fit_transform(K), builtin.fit_transform(X), atol=1e-10)
+    assert precomputed.__sklearn_tags__().input_tags.pairwise
+    assert not hasattr(precomputed, "X_fit_")
+
+
+def test_precomputed_kernel_needs_a_square_matrix_and_no_denoising(moons):
+    X, _ = moons
+    with pytest.raises(ValueError, match="must be square"):
+        kl.KernelPCA(2, kernel="precomputed").fit(np.ones((5, 4)))
+    with pytest.raises(ValueError, match="Cannot fit_inverse_transform with a precomputed kernel"):
+        kl.KernelPCA(2, kernel="precomputed", fit_inverse_transform=True).fit(np.eye(5))
+    kpca = kl.KernelPCA(2, kernel="precomputed").fit(kl.Gaussian()(X))
+    with pytest.raises(TypeError, match="needs the Gaussian kernel"):
+        kpca.denoise(kl.Gaussian()(X))
+
+
+@pytest.mark.parametrize(
+    ("kernel", "sklearn_kwargs"),
+    [
+        (kl.Gaussian(c=0.5), {"kernel": "rbf", "gamma": 2.0}),
+        (kl.Polynomial(degree=3, coef0=1.0), {"kernel": "poly", "degree": 3, "gamma": 1.0, "coef0": 1.0}),
+        (kl.Linear(), {"kernel": "linear"}),
+    ],
+    ids=["gaussian", "polynomial", "linear"],
+)
+@pytest.mark.parametrize("alpha", [1e-3, 1.0])
+def test_inverse_transform_equals_sklearn(moons, kernel, sklearn_kwargs, alpha):
+    X, X_new = moons
+    q = 2 if isinstance(kernel, kl.Linear) else 5
+    ours = kl.KernelPCA(q, kernel=kernel, fit_inverse_transform=True, alpha=alpha).fit(X)
+    theirs = SklearnKernelPCA(q, fit_inverse_transform=True, alpha=alpha, **sklearn_kwargs).fit(X)
+    # the regression kernel on projections does not see the components' signs
+    np.testing.assert_allclose(ours.inverse_transform(ours.transform(X_new)),
+                               theirs.inverse_transform(theirs.transform(X_new)), rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(ours.denoise(X_new, method="learned"),
+                               ours.inverse_transform(ours.transform(X_new)), atol=1e-12)
+
+
+def test_learned_denoising_with_fewer_components_fits_the_map_for_them(moons):
+    X, X_new = moons
+    kernel = kl.Gaussian(c=0.5)
+    full = kl.KernelPCA(6, kernel=kernel, fit_inverse_transform=True, alpha=0.01).fit(X)
+    three = kl.KernelPCA(3, kernel=kernel, fit_inverse_transform=True, alpha=0.01).fit(X)
+    np.testing.assert_allclose(full.denoise(X_new, n_components=3, method="learned"),
+                               three.denoise(X_new, method="learned"), atol=1e-8)
+
+
+def test_learned_and_fixed_point_denoising_through_one_api():
+    from kpca_lib.datasets import denoising_toy
+
+    data = denoising_toy(sigma=0.1, random_state=0)
+    kpca = kl.KernelPCA(10, kernel=kl.Gaussian(c=0.04), fit_inverse_transform=True, alpha=0.1).fit(data.X_train)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        results = {method: kpca.denoise(data.X_test, method=method) for method in ("fixed_point", "learned")}
+
+    def mse(Z):
+        return np.mean(np.sum((Z - data.X_test_clean) ** 2, axis=1))
+
+    # both de-noise, and the learned map, trained on noisy points, smooths
+    # less (chapter 5 prints 0.0033 and 0.0122 against 0.0178)
+    assert mse(results["fixed_point"]) < 0.5 * mse(results["learned"])
+    assert mse(results["learned"]) < 0.8 * mse(data.X_test)
+
+
+def test_learned_preimage_needs_the_fitted_map(moons):
+    from sklearn.exceptions import NotFittedError
+
+    X, _ = moons
+    kpca = kl.KernelPCA(2, kernel=kl.Gaussian(c=0.5)).fit(X)
+    with pytest.raises(NotFittedError, match="fit_inverse_transform=True"):
+        kpca.inverse_transform(np.zeros((1, 2)))
+    with pytest.raises(NotFittedError, match="fit_inverse_transform=True"):
+        kpca.denoise(X, method="learned")
+    learned = kl.KernelPCA(2, kernel=kl.Gaussian(c=0.5), fit_inverse_transform=True).fit(X)
+    with pytest.raises(ValueError, match="method must be one of"):
+        learned.denoise(X, method="mika")
+    with pytest.raises(ValueError, match="return_result and return_history describe the fixed-point"):
+        learned.denoise(X, method="learned", return_result=True)
+    with pytest.raises(ValueError, match=r"Z must have shape \(n_samples, 2\)"):
+        learned.inverse_transform(np.zeros((1, 3)))
+    with pytest.raises(ValueError, match="alpha must be >= 0"):
+        kl.KernelPCA(2, fit_inverse_transform=True, alpha=-1.0).fit(X)
+    with pytest.raises(ValueError, match="increase alpha"):
+        # a linear kernel on 2 projections is singular: no ridge, no inverse
+        kl.KernelPCA(2, kernel=kl.Linear(), fit_inverse_transform=True, alpha=0.0).fit(X)
+
+
+@pytest.mark.parametrize("kernel", [kl.Gaussian(c=0.5), "precomputed"], ids=["gaussian", "precomputed"])
+def test_float32_stays_float32(moons, kernel):
+    X, X_new = moons
+    if kernel == "precomputed":
+        X, X_new = kl.Gaussian(c=0.5)(X), kl.Gaussian(c=0.5)(X_new, X)
+    X32, X_new32 = X.astype(np.float32), X_new.astype(np.float32)
+    kpca = kl.KernelPCA(3, kernel=kernel, fit_inverse_transform=kernel != "precomputed")
+    assert kpca.fit_transform(X32).dtype == np.float32
+    assert kpca.transform(X_new32).dtype == np.float32
+    assert kpca.transform(X_new).dtype == np.float64
+    reference = kl.KernelPCA(3, kernel=kernel).fit(X)
+    np.testing.assert_allclose(kpca.transform(X_new32), reference.transform(X_new), atol=1e-5)
+    if kernel != "precomputed":
+        assert kpca.inverse_transform(kpca.transform(X_new32)).dtype == np.float32
+        assert kpca.denoise(X_new32, max_iter=200).dtype == np.float32

@@ -126,3 +126,55 @@ def test_kernels_are_immutable_values():
     assert kl.Gaussian(c=2.0) == kl.Gaussian(c=2.0) != kl.Gaussian(c=3.0)
     with pytest.raises(AttributeError):
         kl.Gaussian(c=2.0).c = 1.0
+
+
+# Kernels are scikit-learn parameters (issue 12)
+
+
+@pytest.mark.parametrize(
+    ("kernel", "params"),
+    [
+        (kl.Linear(), {}),
+        (kl.Polynomial(degree=3, coef0=0.5), {"degree": 3, "coef0": 0.5}),
+        (kl.Gaussian(c=2.5), {"c": 2.5}),
+        (kl.Sigmoid(gamma=0.3, coef0=-0.2), {"coef0": -0.2, "gamma": 0.3}),
+    ],
+    ids=repr,
+)
+def test_get_params_and_clone(kernel, params):
+    from sklearn.base import clone
+
+    assert kernel.get_params() == params
+    copy = clone(kernel)
+    assert copy == kernel and copy is not kernel
+    assert repr(copy) == repr(kernel)
+    assert hash(copy) == hash(kernel)
+
+
+def test_set_params_validates_and_changes_in_place():
+    kernel = kl.Gaussian(c=1.0)
+    assert kernel.set_params(c=0.5) is kernel
+    assert kernel == kl.Gaussian(c=0.5) and repr(kernel) == "Gaussian(c=0.5)"
+    with pytest.raises(ValueError, match="c must be > 0"):
+        kernel.set_params(c=-1.0)
+    assert kernel.c == 0.5  # a refused value leaves the kernel as it was
+    with pytest.raises(ValueError, match=r"Invalid parameter 'gamma' for kernel Gaussian.*\['c'\]"):
+        kernel.set_params(gamma=2.0)
+    with pytest.raises(AttributeError):
+        kernel.c = 2.0  # only through the validating set_params
+
+
+def test_polynomial_psd_flag_is_a_python_bool():
+    assert kl.Polynomial(coef0=np.float64(1.0)).is_psd is True
+    assert kl.Polynomial(coef0=np.float64(-1.0)).is_psd is False
+
+
+def test_gaussian_kernel_is_accurate_far_from_the_origin():
+    # scikit-learn's ||x||^2 - 2 x.y + ||y||^2 cancels 1e6 away; the kernel
+    # measures from the mean first, so a shift changes nothing
+    rng = np.random.default_rng(0)
+    X, Y = rng.normal(size=(6, 3)), rng.normal(size=(4, 3))
+    shift = np.array([1e6, -2e6, 5e5])
+    kernel = kl.Gaussian(c=0.05)
+    np.testing.assert_allclose(kernel(X + shift, Y + shift), kernel(X, Y), rtol=1e-6, atol=1e-300)
+    np.testing.assert_allclose(kernel(X + shift), kernel(X), rtol=1e-6)

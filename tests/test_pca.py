@@ -106,8 +106,10 @@ def test_refit_is_deterministic_and_fit_copies_nothing_it_needs():
         (np.ones((1, 3)), {}, ValueError, "1 sample"),
         (np.eye(3), {"n_components": 0}, ValueError, "n_components must be at least 1"),
         (np.eye(3), {"n_components": 3}, ValueError, "larger than the rank allows"),
-        (np.eye(3), {"n_components": 1.5}, TypeError, "n_components must be an integer"),
-        (np.eye(3), {"method": "svd"}, ValueError, "method must be one of"),
+        (np.eye(3), {"n_components": 1.5}, ValueError, r"an integer >= 1 or a fraction of the variance in \(0, 1\)"),
+        (np.eye(3), {"n_components": 0.0}, ValueError, r"fraction of the variance in \(0, 1\), got n_components=0.0"),
+        (np.eye(3), {"n_components": "mle"}, TypeError, "n_components must be an integer"),
+        (np.eye(3), {"method": "lanczos"}, ValueError, "method must be one of"),
         (np.ones((4, 3)), {}, ValueError, "zero variance"),
         # rank 1: the second component would have zero variance
         (np.outer(np.arange(5.0), [1.0, 2.0, 3.0]), {"n_components": 2}, ValueError, "rank 1"),
@@ -127,3 +129,112 @@ def test_bad_input_at_transform():
         pca.transform(np.array([[np.nan, 0.0, 0.0]]))
     with pytest.raises(ValueError, match=r"shape \(n_samples, 2\)"):
         pca.inverse_transform(np.ones((2, 3)))
+
+
+# Regression of issue 12: squaring the condition number
+
+
+def ill_conditioned(ratio, n=50, offset=5.0):
+    """Centred data with singular values 1, 1e-2 and ratio, plus an offset."""
+    rng = np.random.default_rng(0)
+    U = np.linalg.qr(rng.standard_normal((n, 3)))[0]
+    U -= U.mean(axis=0)  # nearly orthonormal and centred
+    W = np.linalg.qr(rng.standard_normal((3, 3)))[0]
+    return (U * [1.0, 1e-2, ratio]) @ W.T + offset
+
+
+def test_singular_values_down_to_1e_minus_7_give_full_rank_as_sklearn_svd():
+    X = ill_conditioned(1e-7)
+    ours = kl.PCA(3).fit(X)
+    theirs = SklearnPCA(3, svd_solver="full").fit(X)
+    assert ours.n_components_ == 3 and ours.method_ == "svd"
+    np.testing.assert_allclose(ours.singular_values_, theirs.singular_values_, rtol=1e-7)
+    assert_equal_up_to_sign(ours.components_.T, theirs.components_.T, atol=1e-7)
+    # and the default keeps all three
+    assert kl.PCA().fit(X).n_components_ == 3
+
+
+@pytest.mark.parametrize("method", ["covariance", "gram"])
+def test_the_squared_routes_say_what_they_lose(method):
+    # 1e-6: lambda_3 / lambda_1 = 1e-12, computed to a few digits only
+    with pytest.warns(UserWarning, match=f"The {method} route squares the singular values"):
+        pca = kl.PCA(3, method=method).fit(ill_conditioned(1e-6))
+    assert pca.method_ == method
+    np.testing.assert_allclose(pca.singular_values_[2], SklearnPCA(3, svd_solver="full").fit(
+        ill_conditioned(1e-6)).singular_values_[2], rtol=1e-2)
+    # 1e-9: below the round-off of C, the route cannot compute the component
+    with pytest.raises(ValueError, match=f"The {method} route cannot compute component 3"):
+        kl.PCA(3, method=method).fit(ill_conditioned(1e-9))
+
+
+def test_rank_deficient_data_keep_their_rank_on_every_route():
+    X = ill_conditioned(0.0)  # exactly rank 2, round-off in the third direction
+    for method in ("auto", "covariance", "gram", "svd"):
+        assert kl.PCA(method=method).fit(X).n_components_ == 2, method
+        with pytest.raises(ValueError, match="rank 2"):
+            kl.PCA(3, method=method).fit(X)
+
+
+# What a scikit-learn user expects (issue 12)
+
+
+def test_svd_route_equals_sklearn_full_solver():
+    X = load_iris().data
+    ours = kl.PCA(3, method="svd").fit(X)
+    theirs = SklearnPCA(3, svd_solver="full").fit(X)
+    n = X.shape[0]
+    assert_equal_up_to_sign(ours.components_.T, theirs.components_.T)
+    np.testing.assert_allclose(ours.explained_variance_, theirs.explained_variance_ * (n - 1) / n)
+    np.testing.assert_allclose(ours.singular_values_, theirs.singular_values_)
+    assert ours.n_samples_ == theirs.n_samples_ == n
+
+
+@pytest.mark.parametrize("fraction", [0.5, 0.9, 0.95, 0.99, 0.999])
+@pytest.mark.parametrize("data", ["iris", "wide"])
+def test_a_variance_fraction_keeps_as_many_components_as_sklearn(fraction, data):
+    if data == "iris":
+        X = load_iris().data
+    else:
+        X = np.random.default_rng(0).normal(size=(20, 60)) * np.linspace(3, 0.1, 60)
+    ours = kl.PCA(fraction).fit(X)
+    theirs = SklearnPCA(fraction, svd_solver="full").fit(X)
+    assert ours.n_components_ == theirs.n_components_
+    assert ours.explained_variance_ratio_.sum() > fraction
+    assert ours.explained_variance_ratio_[:-1].sum() <= fraction
+
+
+@pytest.mark.parametrize("method", ["covariance", "gram", "svd"])
+def test_whitening_relates_to_sklearn_by_the_factor_of_the_convention(method):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 6)) @ rng.normal(size=(6, 6)) + 3.0
+    X_new = rng.normal(size=(5, 6))
+    n = X.shape[0]
+    ours = kl.PCA(4, method=method, whiten=True).fit(X)
+    theirs = SklearnPCA(4, whiten=True, svd_solver="full").fit(X)
+    # unit variance in the book's convention (divide by n): ddof=0
+    np.testing.assert_allclose(ours.transform(X).std(axis=0), 1.0)
+    # scikit-learn's are unit with ddof=1, so ours are sqrt(n / (n - 1)) times theirs
+    assert_equal_up_to_sign(ours.transform(X_new), theirs.transform(X_new) * np.sqrt(n / (n - 1)))
+    np.testing.assert_allclose(ours.singular_values_, theirs.singular_values_)
+    # whitening is undone by inverse_transform
+    np.testing.assert_allclose(ours.inverse_transform(ours.transform(X)),
+                               kl.PCA(4, method=method).fit(X).inverse_transform(
+                                   kl.PCA(4, method=method).fit(X).transform(X)), atol=1e-10)
+
+
+def test_singular_values_are_the_norms_of_the_projections():
+    X = np.random.default_rng(1).normal(size=(30, 5))
+    pca = kl.PCA(3).fit(X)
+    np.testing.assert_allclose(pca.singular_values_, np.linalg.norm(pca.transform(X), axis=0))
+    np.testing.assert_allclose(pca.singular_values_**2, X.shape[0] * pca.explained_variance_)
+
+
+@pytest.mark.parametrize("method", ["covariance", "gram", "svd"])
+def test_float32_stays_float32(method):
+    X = np.random.default_rng(2).normal(size=(30, 8))
+    pca_64 = kl.PCA(3, method=method).fit(X)
+    pca_32 = kl.PCA(3, method=method).fit(X.astype(np.float32))
+    assert pca_32.components_.dtype == np.float32
+    assert pca_32.transform(X.astype(np.float32)).dtype == np.float32
+    assert pca_64.transform(X).dtype == np.float64
+    np.testing.assert_allclose(pca_32.components_, pca_64.components_, atol=1e-5)

@@ -202,3 +202,62 @@ def test_bad_input(kwargs, error, match):
 def test_gamma_weights_bad_input():
     with pytest.raises(ValueError, match="one column per component"):
         gamma_weights(np.ones((4, 2)), np.ones((3, 3)))
+
+
+# Regressions of issue 12: far from the origin, and the objective's path
+
+
+@pytest.fixture(scope="module")
+def three_clusters():
+    data = denoising_toy(n_clusters=3, sigma=0.1, random_state=0)
+    c = 0.01
+    kpca = kl.KernelPCA(3, kernel=kl.Gaussian(c=c)).fit(data.X_train)
+    gamma = gamma_weights(kpca.alphas_, kpca.transform(data.X_test))
+    return data, gamma, c
+
+
+def test_the_iteration_is_invariant_to_a_shift(three_clusters):
+    # z -> z + s, x_i -> x_i + s leaves every step unchanged; expanding
+    # ||z - x_i||^2 about the origin lost that 1e5 away (88 % converged, in
+    # twice the iterations)
+    data, gamma, c = three_clusters
+    here = gaussian_fixed_point(data.X_train, gamma, c, data.X_test)
+    shift = np.array([1e5, -3e4])
+    there = gaussian_fixed_point(data.X_train + shift, gamma, c, data.X_test + shift)
+    assert here.converged.all()
+    np.testing.assert_array_equal(there.converged, here.converged)
+    np.testing.assert_array_equal(there.n_iter, here.n_iter)
+    np.testing.assert_allclose(there.Z - shift, here.Z, atol=1e-9)
+
+
+def test_denoise_is_invariant_to_a_shift_of_the_data(three_clusters):
+    # the Gaussian kernel itself is computed about the data's mean
+    data, _, c = three_clusters
+    shift = np.array([1e5, -3e4])
+    here = kl.KernelPCA(3, kernel=kl.Gaussian(c=c)).fit(data.X_train)
+    there = kl.KernelPCA(3, kernel=kl.Gaussian(c=c)).fit(data.X_train + shift)
+    np.testing.assert_allclose(there.eigenvalues_, here.eigenvalues_, rtol=1e-9)
+    result_here = here.denoise(data.X_test, return_result=True)
+    result_there = there.denoise(data.X_test + shift, return_result=True)
+    np.testing.assert_array_equal(result_there.converged, result_here.converged)
+    np.testing.assert_allclose(result_there.Z - shift, result_here.Z, atol=1e-8)
+
+
+def test_rho_can_decrease_when_weights_have_both_signs():
+    # the fixed point climbs rho only for non-negative weights (it is then
+    # the mean-shift iteration); kernel PCA's weights have both signs
+    X_fit = np.array([[-1.0], [0.0], [1.0]])
+    gamma = np.array([[-0.25, 2.4, -1.15]])
+    result = quiet(gaussian_fixed_point, X_fit, gamma, 1.0, np.array([[0.6]]), max_iter=3, tol=0.0,
+                   max_restarts=0, return_history=True)
+    assert result.rho_history[1, 0] < result.rho_history[0, 0] - 0.1
+
+
+def test_rho_never_decreases_when_weights_are_non_negative():
+    rng = np.random.default_rng(0)
+    X_fit = rng.normal(size=(30, 2))
+    gamma = rng.uniform(0, 1, size=(10, 30))
+    gamma /= gamma.sum(axis=1, keepdims=True)
+    result = quiet(gaussian_fixed_point, X_fit, gamma, 0.5, rng.normal(size=(10, 2)) * 2, max_iter=20,
+                   tol=0.0, return_history=True)
+    assert np.all(np.diff(result.rho_history, axis=0) >= -1e-12)

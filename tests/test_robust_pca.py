@@ -136,3 +136,55 @@ def test_bad_matrices():
         robust_pca(np.ones((1, 5)))
     with pytest.raises(ValueError, match="all zeros"):
         robust_pca(np.zeros((5, 5)))
+
+
+def test_soft_threshold_refuses_a_negative_threshold():
+    with pytest.raises(ValueError, match=r"t must be >= 0.*t=-0.5"):
+        soft_threshold([1.0, -2.0], -0.5)
+    with pytest.raises(ValueError, match="t must be >= 0"):
+        soft_threshold([1.0, -2.0], [0.5, np.nan])
+    with pytest.raises(ValueError, match="tau must be >= 0"):
+        singular_value_threshold(np.eye(2), -1.0)
+
+
+def test_partial_svt_never_misses_a_singular_value_above_tau():
+    # a warm start that holds the three largest right singular vectors and
+    # ten small ones, but not the fourth (5 > tau): power steps never find it
+    import sys
+
+    partial_svt = sys.modules["kpca_lib.robust_pca"]._partial_svt
+    rng = np.random.default_rng(0)
+    n = 60
+    U = np.linalg.qr(rng.standard_normal((n, n)))[0]
+    W = np.linalg.qr(rng.standard_normal((n, n)))[0]
+    sigma = np.concatenate([[10.0, 8.0, 6.0, 5.0], np.linspace(0.5, 0.1, n - 4)])
+    A = (U * sigma) @ W.T
+    V = W[:, [0, 1, 2, *range(4, 14)]]
+    full, rank = singular_value_threshold(A, 1.0, return_rank=True)
+    assert rank == 4
+    step = partial_svt(A, 1.0, V)
+    # either the full SVD is asked for, or the answer is the full SVT's
+    if step is not None:
+        assert step[1] == 4
+        np.testing.assert_allclose(step[0], full, atol=1e-10)
+    # with the fourth direction in the block it is accepted, and right
+    step = partial_svt(A, 1.0, W[:, :14])
+    assert step is not None and step[1] == 4
+    np.testing.assert_allclose(step[0], full, atol=1e-10)
+
+
+def test_arpack_non_convergence_of_the_spectral_norm_is_reported(monkeypatch):
+    import sys
+
+    from scipy.sparse.linalg import ArpackNoConvergence
+
+    def no_convergence(*args, **kwargs):
+        raise ArpackNoConvergence("ARPACK error -1: No convergence", np.array([]), np.array([]))
+
+    module = sys.modules["kpca_lib.robust_pca"]
+    data = low_rank_plus_sparse(n=50, rank=2, corruption=0.05)
+    expected = robust_pca(data.M)
+    monkeypatch.setattr(module, "svds", no_convergence)
+    with pytest.warns(ConvergenceWarning, match="ARPACK did not converge on the spectral norm"):
+        result = robust_pca(data.M)
+    np.testing.assert_allclose(result.L, expected.L, atol=1e-10)

@@ -114,11 +114,11 @@ def denoising_toy(
     n_test_per_cluster = check_int(n_test_per_cluster, "n_test_per_cluster", minimum=1)
     rng = check_random_state(random_state)
 
-    centres = rng.uniform(-1.0, 1.0, size=(n_clusters, n_features))
     y_train = np.repeat(np.arange(n_clusters), n_train_per_cluster)
     y_test = np.repeat(np.arange(n_clusters), n_test_per_cluster)
-    noise_train = rng.standard_normal((y_train.size, n_features))
-    noise_test = rng.standard_normal((y_test.size, n_features))
+    centres, noise_train, noise_test = _denoising_toy_draws(
+        rng, n_clusters, n_features, y_train.size, y_test.size
+    )
     return Bunch(
         X_train=centres[y_train] + sigma * noise_train,
         X_test=centres[y_test] + sigma * noise_test,
@@ -127,3 +127,17 @@ def denoising_toy(
         centres=centres,
         X_test_clean=centres[y_test],
     )
+
+
+def _denoising_toy_draws(rng, n_clusters, n_features, n_train, n_test):
+    """The random draws of :func:`denoising_toy`, before scaling by sigma.
+
+    The centres, then the standardised training and test noise, in this
+    order. The browser's de-noising lab
+    (:func:`kpca_lib.explorers.labs.denoising_lab`) is sent these and scales
+    them itself, so that it computes on the same data as the library.
+    """
+    centres = rng.uniform(-1.0, 1.0, size=(n_clusters, n_features))
+    noise_train = rng.standard_normal((n_train, n_features))
+    noise_test = rng.standard_normal((n_test, n_features))
+    return centres, noise_train, noise_test

@@ -15,16 +15,21 @@ module                    explorer
 ``robust``                appendix B: robust PCA against lambda, the rank, the corruption
 ``static``                the precomputed-explorer framework (no kernel needed)
 ``explorer``              one drawing function -> live widget and static explorer
+``labs``                  labs computed in the reader's browser, one function each
+``browser``               the HTML that carries a lab's data to the page
 ========================  ==========================================================
 
 This subpackage needs matplotlib, pillow and ipywidgets (the ``explorers``
-extra); ``import kpca_lib`` does not import it.
+extra); ``import kpca_lib`` does not import it. The labs need none of them:
+their computing is the book's JavaScript (``_static/kpca-lab*.js``).
 """
 
 from .denoising import SIGMAS, DenoisingState, ToyDenoiser, denoising_explorer, draw_denoising, mean_squared_distance
+from .browser import BrowserExplorer
 from .explorer import Explorer
-from .gram_spectrum import draw_gram_spectrum, gram_spectrum, gram_spectrum_explorer
-from .rings import draw_rings, rings_components, rings_explorer
+from .gram_spectrum import draw_gram_spectrum, gram_spectrum, gram_spectrum_explorer, squared_distance_scales
+from .labs import denoising_lab, gram_spectrum_lab, pca_lab
+from .rings import draw_rings, held_out_accuracy, rings_components, rings_explorer
 from .robust import SUPPORT_LABELS, draw_robust_pca, robust_pca_explorer, robust_pca_trial
 from .static import LiveRange, Slider, StaticExplorer
 from .topics import draw_topics, sparse_pca_topics, topics_explorer
@@ -35,8 +40,10 @@ __all__ = [
     "Slider",
     "StaticExplorer",
     "gram_spectrum",
+    "squared_distance_scales",
     "draw_gram_spectrum",
     "gram_spectrum_explorer",
+    "held_out_accuracy",
     "rings_components",
     "draw_rings",
     "rings_explorer",
@@ -53,4 +60,8 @@ __all__ = [
     "robust_pca_trial",
     "draw_robust_pca",
     "robust_pca_explorer",
+    "BrowserExplorer",
+    "denoising_lab",
+    "gram_spectrum_lab",
+    "pca_lab",
 ]

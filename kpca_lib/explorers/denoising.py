@@ -211,9 +211,10 @@ class ToyDenoiser:
         )
         with threadpool_limits(limits=1, user_api="blas"):
             # Lanczos: a few components of a 1100 x 1100 matrix, whatever q
+            # arrays whatever the caller's set_output: the slider slices them
             kpca = KernelPCA(
                 n_components=self.max_components, kernel=Gaussian(c=c), eigen_solver="arpack"
-            )
+            ).set_output(transform="default")
             kpca.fit(data.X_train)
             beta = kpca.transform(data.X_test)
         pca = PCA(n_components=self.n_features).fit(data.X_train)

@@ -1,0 +1,237 @@
+/* Chapter 5's de-noising lab, its drawing: the plane, the rho(z_t) and step
+ * panels and the numbers, from a view {model, fitted, entry, settings,
+ * clicks} of kpca-lab-denoising.js (the computing is in
+ * kpca-lab-denoising-model.js).
+ */
+(function () {
+  "use strict";
+  const LIMIT = 1.8; // the plane shows [-1.8, 1.8]^2, as the chapter's figures
+
+  function core() { return window.kpcaLabCore; }
+  function trajectoryColour(j) {
+    const colours = core().COLORS.trajectories;
+    return colours[j % colours.length];
+  }
+
+  function planeAxes(plane) {
+    return new (core().Axes)(plane, { left: 30, top: 8, width: plane.width - 38, height: plane.cssHeight - 34 },
+      { xlim: [-LIMIT, LIMIT], ylim: [-LIMIT, LIMIT] });
+  }
+
+  /** Pixel positions of the rows of the n x 2 matrix X. */
+  function pixels(axes, X, count) {
+    const xs = new Float64Array(count), ys = new Float64Array(count);
+    for (let i = 0; i < count; i++) { xs[i] = axes.x(X[2 * i]); ys[i] = axes.y(X[2 * i + 1]); }
+    return [xs, ys];
+  }
+
+  /** The points that do not move, drawn once per sigma and size (kept on the panel). */
+  function background(plane, axes, view) {
+    const C = core(), { model, fitted } = view;
+    const key = [fitted.sigma, plane.width, plane.cssHeight, plane.ratio].join("|");
+    if (plane.background && plane.background.key === key) return plane.background.canvas;
+    const canvas = document.createElement("canvas");
+    canvas.width = plane.canvas.width;
+    canvas.height = plane.canvas.height;
+    const ctx = canvas.getContext("2d");
+    ctx.setTransform(plane.ratio, 0, 0, plane.ratio, 0, 0);
+    ctx.beginPath();
+    ctx.rect(axes.left, axes.top, axes.width, axes.height);
+    ctx.clip();
+    C.discs(ctx, ...pixels(axes, fitted.data.Xtrain, model.nTrain), model.nTrain, 1.4, C.COLORS.train);
+    C.discs(ctx, ...pixels(axes, fitted.data.Xtest, model.nTest), model.nTest, 2.1, C.COLORS.noisy);
+    for (let j = 0; j < model.k; j++) {
+      C.cross(ctx, axes.x(model.centres[2 * j]), axes.y(model.centres[2 * j + 1]), 5, C.COLORS.centre, 2);
+    }
+    plane.background = { key, canvas };
+    return canvas;
+  }
+
+  /** Iterates z_0 .. z_t of point a of a run, as [x, y] pixel pairs. */
+  function trajectory(axes, run, a, t) {
+    const points = [];
+    for (let s = 0; s <= Math.min(t, run.t); s++) {
+      points.push([axes.x(run.history[s][2 * a]), axes.y(run.history[s][2 * a + 1])]);
+    }
+    return points;
+  }
+
+  function polyline(ctx, points, colour, width) {
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = width;
+    ctx.beginPath();
+    points.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
+    ctx.stroke();
+  }
+
+  function disc(ctx, [x, y], r, colour) {
+    ctx.fillStyle = colour;
+    ctx.beginPath();
+    ctx.arc(x, y, r, 0, 2 * Math.PI);
+    ctx.fill();
+  }
+
+  /** Trajectories of the noisy starts (start: a ring, the marked one a star) and of the clicks (start: +). */
+  function drawTrajectories(ctx, axes, view) {
+    const { model, entry, settings, clicks } = view, t = settings.n_iter;
+    model.track.forEach((a, j) => {
+      const colour = trajectoryColour(j), points = trajectory(axes, entry.run, a, t);
+      const [x0, y0] = points[0];
+      polyline(ctx, points, colour, 1.8);
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = 2;
+      ctx.beginPath();
+      ctx.arc(x0, y0, 5, 0, 2 * Math.PI);
+      ctx.stroke();
+      disc(ctx, points[points.length - 1], 3.5, colour);
+      if (a === model.marked) {
+        ctx.font = "18px system-ui, sans-serif";
+        ctx.textAlign = "center";
+        ctx.textBaseline = "middle";
+        ctx.fillText("★", x0 + 12, y0 - 10);
+      }
+    });
+    const colour = core().COLORS.click;
+    for (const click of clicks) {
+      const points = trajectory(axes, click.run, 0, t), [x0, y0] = points[0];
+      polyline(ctx, points, colour, 1.8);
+      ctx.lineWidth = 2.2;
+      ctx.beginPath();
+      ctx.moveTo(x0 - 6, y0); ctx.lineTo(x0 + 6, y0);
+      ctx.moveTo(x0, y0 - 6); ctx.lineTo(x0, y0 + 6);
+      ctx.stroke();
+      disc(ctx, points[points.length - 1], 3.5, colour);
+    }
+  }
+
+  function drawPlane(plane, view) {
+    const C = core(), axes = planeAxes(plane), ctx = plane.begin();
+    const { model, fitted, entry, settings } = view;
+    axes.decorate({ xticks: [-1, 0, 1], yticks: [-1, 0, 1] });
+    ctx.drawImage(background(plane, axes, view), 0, 0, plane.width, plane.cssHeight);
+    axes.clip((ctx) => {
+      C.discs(ctx, ...pixels(axes, fitted.data.Zlinear, model.nTest), model.nTest, 2.3, C.COLORS.linear);
+      C.discs(ctx, ...pixels(axes, entry.run.at(settings.n_iter), model.nTest), model.nTest, 2.3, C.COLORS.kernel);
+      drawTrajectories(ctx, axes, view);
+    });
+  }
+
+  /** The curves of a side panel: one per tracked point, then one per click. */
+  function curves(view, valueAt, pad) {
+    const { model, entry, clicks } = view, list = [];
+    const add = (colour, run, j, a) => {
+      const values = valueAt(run, j, a);
+      // once every point has stopped, every later iterate is the last one
+      while (pad && run.finished && values.length <= model.maxIter) values.push(values[values.length - 1]);
+      list.push({ colour, values });
+    };
+    model.track.forEach((a, j) => add(trajectoryColour(j), entry.run, j, a));
+    for (const click of clicks) add(core().COLORS.click, click.run, 0, 0);
+    return list;
+  }
+
+  function dashedLine(ctx, axes, y, label) {
+    ctx.setLineDash([5, 4]);
+    ctx.strokeStyle = "#555";
+    ctx.lineWidth = 1.2;
+    ctx.beginPath();
+    ctx.moveTo(axes.left, axes.y(y)); ctx.lineTo(axes.left + axes.width, axes.y(y));
+    ctx.stroke();
+    ctx.setLineDash([]);
+    ctx.font = core().FONT;
+    ctx.fillStyle = "#333";
+    ctx.textAlign = "right";
+    ctx.textBaseline = "bottom";
+    ctx.fillText(label, axes.left + axes.width - 4, axes.y(y) - 2);
+  }
+
+  /** Curves over the iterations 0 .. maxIter, a cursor at the iterations shown, an optional dashed level. */
+  function drawSeries(panel, series, opts, view) {
+    const C = core();
+    panel.begin();
+    let low = Infinity, high = -Infinity;
+    for (const s of series) {
+      for (const v of s.values) if (v !== null && (!opts.ylog || v > 0)) { low = Math.min(low, v); high = Math.max(high, v); }
+    }
+    let ylim = opts.ylim;
+    if (!ylim) {
+      if (!(high > low)) { low -= 1e-3; high += 1e-3; }
+      ylim = [low - 0.08 * (high - low), high + 0.08 * (high - low)];
+    }
+    const axes = new C.Axes(panel, { left: 52, top: 26, width: panel.width - 68, height: panel.cssHeight - 68 },
+      { xlim: [0, view.model.maxIter], ylim, ylog: opts.ylog });
+    axes.decorate({ title: opts.title, xlabel: "iteration t" });
+    axes.clip((ctx) => {
+      if (opts.hline !== undefined) dashedLine(ctx, axes, opts.hline, opts.hlineLabel);
+      const tx = axes.x(view.settings.n_iter);
+      ctx.strokeStyle = "#999";
+      ctx.lineWidth = 1;
+      ctx.beginPath(); ctx.moveTo(tx, axes.top); ctx.lineTo(tx, axes.top + axes.height); ctx.stroke();
+      for (const s of series) {
+        ctx.strokeStyle = s.colour;
+        ctx.lineWidth = 1.8;
+        ctx.beginPath();
+        let pen = false;
+        s.values.forEach((v, t) => {
+          if (v === null || (opts.ylog && !(v > 0))) { pen = false; return; }
+          const y = axes.y(opts.ylog ? Math.max(v, ylim[0]) : v);
+          if (pen) ctx.lineTo(axes.x(t), y); else ctx.moveTo(axes.x(t), y);
+          pen = true;
+        });
+        ctx.stroke();
+      }
+    });
+  }
+
+  function drawRho(panel, view) {
+    const series = curves(view, (run, j) => run.rhoTracked.map((values) => values[j]), true);
+    drawSeries(panel, series, { title: "objective ρ(zₜ) = Σᵢ γᵢ k(zₜ, xᵢ)" }, view);
+  }
+
+  function drawSteps(panel, view) {
+    // a point that has stopped makes no more steps: nothing is drawn after it stops
+    const series = curves(view, (run, j, a) => run.steps.map((steps, t) => {
+      const stopped = (run.convergedAt[a] >= 0 && t >= run.convergedAt[a]) || (run.gaveUpAt[a] >= 0 && t >= run.gaveUpAt[a]);
+      return stopped ? null : steps[a];
+    }), false);
+    drawSeries(panel, series, {
+      title: "step size ‖zₜ₊₁ − zₜ‖", ylog: true, ylim: [1e-8, 10],
+      hline: view.entry.run.stepTol, hlineLabel: "stop below",
+    }, view);
+  }
+
+  function drawNumbers(element, view) {
+    const C = core(), N = window.kpcaNumerics, el = C.el;
+    const { model, fitted, entry, settings } = view, run = entry.run, t = settings.n_iter, data = fitted.data;
+    const nTest = model.nTest, q = entry.q, converged = run.convergedWithin(t);
+    const mseKernel = N.meanSquaredDistance(run.at(t), data.clean, nTest, model.d);
+    const lost = run.restarts.reduce((s, r) => s + (r > 0 ? 1 : 0), 0);
+    const f4 = (v) => v.toFixed(4);
+    const subscript = (k) => String(k).replace(/[0-9]/g, (digit) => "₀₁₂₃₄₅₆₇₈₉"[digit]);
+    const mu = Array.from(fitted.fit.eigenvalues.slice(0, q), (v) => C.formatNumber(v, 4)).join(", ");
+    const row = (label, value, cls) => el("tr", cls ? { class: cls } : {}, el("td", { text: label }), el("td", { text: value }));
+    const lines = [
+      el("table", { class: "kpca-lab-table" },
+        el("caption", { text: "MSE to the true centres (" + nTest + " test points)" }),
+        el("tbody", {},
+          row("noisy points", f4(data.mseNoisy)),
+          row("linear PCA (" + data.linearComponents + " component)", f4(data.mseLinear)),
+          row("kernel PCA (q = " + q + ")", f4(mseKernel), "kpca-lab-kernel"))),
+      el("div", { text: "converged: " + converged + " of " + nTest + " (" + (converged / nTest).toFixed(3) + ") within " + t + " iterations" }),
+    ];
+    if (lost) lines.push(el("div", { text: lost + " restarted after a vanishing denominator" }));
+    if (q < settings.n_components) lines.push(el("div", { text: "only " + q + " components above round-off at this c" }));
+    lines.push(el("div", { class: "kpca-lab-small", text: "eigenvalues μ₁ … μ" + subscript(q) + " of the centred kernel: " + mu }));
+    lines.push(el("div", {
+      class: "kpca-lab-small kpca-lab-status",
+      text: run.t < t && !run.finished
+        ? "computing: iteration " + run.t + " of " + t + " …"
+        : "eigenpairs: " + fitted.fit.lanczos.steps + " Lanczos steps; iterates kept up to t = " + run.t,
+    }));
+    element.replaceChildren(...lines);
+  }
+
+  (window.kpcaDenoising = window.kpcaDenoising || {}).draw = {
+    planeAxes, plane: drawPlane, rho: drawRho, steps: drawSteps, numbers: drawNumbers,
+  };
+})();

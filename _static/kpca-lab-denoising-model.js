@@ -1,0 +1,127 @@
+/* Chapter 5's de-noising lab, its computing (no drawing): the toy of Mika et
+ * al. rebuilt from the data kpca_lib.explorers.labs.denoising_lab sends, and
+ * kernel PCA de-noising of its test points, with caches so that each control
+ * answers at the speed it can:
+ * - per sigma: the data and the linear PCA de-noising;
+ * - per (sigma, c): the kernel PCA fit (12 components) and the projections
+ *   beta of the test points (a new kernel and its eigenpairs);
+ * - per (sigma, c, q): the fixed-point run, keeping every iterate z_t, so
+ *   that the iterations slider only redraws.
+ */
+(function () {
+  "use strict";
+  const RULE_DIGITS = 12; // 2 d sigma^2 rounded: c = 0.04 as the text writes, not 0.04000000000000001
+
+  function remember(map, key, value, size) {
+    map.set(key, value);
+    if (map.size > size) map.delete(map.keys().next().value); // the oldest
+    return value;
+  }
+
+  class DenoisingModel {
+    constructor(payload) {
+      const d = (this.d = payload.n_features);
+      this.payload = payload;
+      this.k = payload.centres.length / d;
+      this.nTrain = this.k * payload.n_train_per_cluster;
+      this.nTest = this.k * payload.n_test_per_cluster;
+      this.centres = Float64Array.from(payload.centres);
+      this.noiseTrain = Float64Array.from(payload.noise_train);
+      this.noiseTest = Float64Array.from(payload.noise_test);
+      this.maxIter = payload.max_iter;
+      this.maxComponents = payload.max_components;
+      this.track = payload.trajectory_points;
+      this.marked = this.track[0];
+      this.toys = new Map();
+      this.fits = new Map();
+      this.runs = new Map();
+    }
+
+    /** The width rule c = 2 d sigma^2. */
+    ruleWidth(sigma) {
+      return Number((2 * this.d * sigma * sigma).toPrecision(RULE_DIGITS));
+    }
+
+    /** denoising_toy for one sigma: centre plus sigma times the unit noise, as kpca_lib computes it. */
+    toy(sigma) {
+      if (this.toys.has(sigma)) return this.toys.get(sigma);
+      const N = window.kpcaNumerics, { d, centres, nTrain, nTest } = this;
+      const build = (noise, perCluster, count) => {
+        const X = new Float64Array(count * d), clean = new Float64Array(count * d);
+        for (let i = 0; i < count; i++) {
+          const cluster = Math.floor(i / perCluster);
+          for (let j = 0; j < d; j++) {
+            clean[i * d + j] = centres[cluster * d + j];
+            X[i * d + j] = centres[cluster * d + j] + sigma * noise[i * d + j];
+          }
+        }
+        return { X, clean };
+      };
+      const train = build(this.noiseTrain, this.payload.n_train_per_cluster, nTrain);
+      const test = build(this.noiseTest, this.payload.n_test_per_cluster, nTest);
+      // linear PCA keeps min(q, d - 1) components: all d would return the noisy points
+      const linearComponents = Math.max(Math.min(this.maxComponents, d - 1), 1);
+      const Zlinear = N.pcaReconstruct(N.pcaFit(train.X, nTrain, d), test.X, nTest, linearComponents);
+      return remember(this.toys, sigma, {
+        sigma, Xtrain: train.X, Xtest: test.X, clean: test.clean, Zlinear, linearComponents,
+        mseNoisy: N.meanSquaredDistance(test.X, test.clean, nTest, d),
+        mseLinear: N.meanSquaredDistance(Zlinear, test.clean, nTest, d),
+      }, 8);
+    }
+
+    hasFit(sigma, c) { return this.fits.has(sigma + "|" + c); }
+
+    /** Kernel PCA of the training points and the projections of the test points. */
+    fit(sigma, c) {
+      const key = sigma + "|" + c;
+      if (this.fits.has(key)) return this.fits.get(key);
+      const N = window.kpcaNumerics, data = this.toy(sigma);
+      const fit = N.kernelPCAFit(data.Xtrain, this.nTrain, this.d, c, this.maxComponents);
+      const beta = N.kernelPCAProject(fit, data.Xtest, this.nTest);
+      return remember(this.fits, key, { key, sigma, c, data, fit, beta }, 8);
+    }
+
+    /** q as the fit allows it: no more components than eigenvalues above round-off. */
+    components(fitted, q) { return Math.min(q, fitted.fit.nComponents); }
+
+    hasRun(sigma, c, q) {
+      const key = sigma + "|" + c;
+      return this.fits.has(key) && this.runs.has(key + "|" + this.components(this.fits.get(key), q));
+    }
+
+    /** The fixed-point run of the test points with q components (not iterated yet when new). */
+    run(fitted, q) {
+      const key = fitted.key + "|" + q;
+      if (this.runs.has(key)) return this.runs.get(key);
+      const N = window.kpcaNumerics, data = fitted.data;
+      const gamma = N.gammaWeights(fitted.fit, fitted.beta, this.nTest, q);
+      const run = new N.FixedPointRun(data.Xtrain, this.nTrain, this.d, gamma, this.nTest, fitted.c, data.Xtest, {
+        tol: this.payload.tol, maxRestarts: this.payload.max_restarts, track: this.track,
+      });
+      return remember(this.runs, key, { key, q, run }, 12);
+    }
+
+    /** Whether every iteration the lab can show is computed. */
+    runDone(run) { return run.t >= this.maxIter || run.finished; }
+
+    /**
+     * The pre-image started at a clicked point, iterated to the end: of the
+     * clicked point itself (mode "new"), or of the marked test point (mode "marked").
+     */
+    clickRun(fitted, entry, click) {
+      const N = window.kpcaNumerics, n = this.nTrain;
+      let gamma;
+      if (click.mode === "marked") {
+        gamma = entry.run.gamma.slice(this.marked * n, (this.marked + 1) * n);
+      } else {
+        gamma = N.gammaWeights(fitted.fit, N.kernelPCAProject(fitted.fit, click.start, 1), 1, entry.q);
+      }
+      const run = new N.FixedPointRun(fitted.data.Xtrain, n, this.d, gamma, 1, fitted.c, click.start, {
+        tol: this.payload.tol, maxRestarts: this.payload.max_restarts, track: [0],
+      });
+      return run.runTo(this.maxIter);
+    }
+  }
+
+  (window.kpcaDenoising = window.kpcaDenoising || {}).Model = DenoisingModel;
+})();

@@ -1,0 +1,316 @@
+/* Chapter 5's de-noising lab: kernel PCA pre-images of the toy of Mika et al.,
+ * computed in the page. This file holds the controls and the timing of the
+ * work; the computing is in kpca-lab-denoising-model.js, the drawing in
+ * kpca-lab-denoising-draw.js. kpca_lib.explorers.labs.denoising_lab writes
+ * the data.
+ *
+ * How each control answers: the iterations slider redraws from the kept
+ * iterates; a q move computes the gamma weights and as many iterations as
+ * fit in 8 ms, draws, and computes the rest in tasks of about 8 ms with a
+ * drawing per animation frame, so the page never freezes; a sigma or c move
+ * (a new kernel and its eigenpairs) does the same once the new values shown
+ * beside the sliders have been painted.
+ */
+(function () {
+  "use strict";
+
+  class DenoisingLab {
+    constructor(root, payload) {
+      const C = window.kpcaLabCore;
+      this.C = C;
+      this.root = root;
+      this.payload = payload;
+      this.model = new window.kpcaDenoising.Model(payload);
+      this.draw = window.kpcaDenoising.draw;
+      this.initial = Object.assign({}, payload.settings);
+      this.settings = Object.assign({}, this.initial);
+      this.timings = [];
+      this.timer = new C.MoveTimer(this.timings);
+      this.clicks = []; // up to three pre-images started by clicks
+      this.current = { fitted: null, entry: null };
+      this.idleWaiters = [];
+      this.pumping = false;
+      this.heavyPending = true;
+      this.drawRequested = false;
+      // the iterations of a new run are computed in tasks of about 8 ms one
+      // after another (a MessageChannel has no minimum delay, unlike
+      // setTimeout): between two tasks the browser handles input and paints
+      this.channel = new MessageChannel();
+      this.channel.port1.onmessage = () => this.work();
+      this.buildControls();
+      this.buildPanels();
+      // the first fit waits until the page has loaded and painted
+      setTimeout(() => {
+        this.heavyPending = false;
+        this.timer.start("load");
+        this.startRun(8);
+      }, 0);
+    }
+
+    // ------------------------------------------------------------ controls
+    buildControls() {
+      const { C, settings, payload } = this, el = C.el, sigmas = payload.sigmas;
+      this.controls = el("div", { class: "kpca-lab-controls" });
+      this.sigmaSlider = C.slider({
+        label: "noise σ", min: 0, max: sigmas.length - 1, value: sigmas.indexOf(settings.sigma),
+        format: (position) => String(sigmas[position]),
+        onInput: (position) => {
+          settings.sigma = sigmas[position];
+          if (settings.width_rule) this.setRuleWidth();
+          this.heavyMove("sigma");
+        },
+      });
+      this.cSlider = C.widthSlider(settings, payload.c_range, () => this.heavyMove("c"));
+      this.rule = C.checkbox({
+        label: "c = 2dσ² (the width rule, d = 2)", checked: settings.width_rule,
+        onChange: (checked) => {
+          settings.width_rule = checked;
+          this.cSlider.input.disabled = checked;
+          if (checked) {
+            this.setRuleWidth();
+            this.heavyMove("rule");
+          }
+        },
+      });
+      this.cSlider.input.disabled = settings.width_rule;
+      this.qSlider = C.slider({
+        label: "components q", min: 1, max: this.model.maxComponents, value: settings.n_components,
+        format: (position) => String(position),
+        onInput: (position) => { settings.n_components = position; this.componentsMove(); },
+      });
+      this.iterationSlider = C.slider({
+        label: "iterations", min: 0, max: this.model.maxIter, value: settings.n_iter,
+        format: (position) => String(position),
+        onInput: (position) => { settings.n_iter = position; this.iterationsMove(); },
+      });
+      this.mode = el("select", { class: "kpca-lab-select", "aria-label": "what a click on the plane does" },
+        el("option", { value: "new", text: "a click de-noises a new point there" }),
+        el("option", { value: "marked", text: "a click restarts the ★ point's pre-image there" }));
+      const reset = C.button("reset to the chapter's setting", () => this.reset());
+      const clear = C.button("clear clicks", () => { this.clicks.length = 0; this.redraw(); });
+      this.controls.append(this.sigmaSlider.row, this.cSlider.row, this.rule.row, this.qSlider.row,
+        this.iterationSlider.row, el("div", { class: "kpca-lab-buttons" }, reset, this.mode, clear));
+    }
+
+    buildPanels() {
+      const C = this.C, el = C.el, COLORS = C.COLORS;
+      const main = el("div", { class: "kpca-lab-main" }), side = el("div", { class: "kpca-lab-side" });
+      this.root.append(this.controls, el("div", { class: "kpca-lab-body" }, main, side));
+      const redraw = () => this.redraw();
+      this.plane = new C.Panel(main, {
+        label: "the plane: training points, noisy test points, true centres, linear and kernel PCA pre-images; a click starts a pre-image",
+        height: (width) => width, draw: redraw,
+      });
+      main.append(C.legend([
+        { label: "training points", swatch: "disc", color: COLORS.train },
+        { label: "noisy test points", swatch: "disc", color: COLORS.noisy },
+        { label: "true centres", swatch: "cross", color: COLORS.centre },
+        { label: "linear PCA pre-images", swatch: "disc", color: COLORS.linear },
+        { label: "kernel PCA pre-images", swatch: "disc", color: COLORS.kernel },
+        { label: "trajectories z₀ … zₜ from noisy starts (○ start, ★ the marked point)", swatch: "line", color: COLORS.trajectories[0] },
+        { label: "your clicks (+ start)", swatch: "line", color: COLORS.click },
+      ]));
+      this.numbers = el("div", { class: "kpca-lab-numbers", "aria-live": "polite" });
+      side.append(this.numbers);
+      this.rhoPanel = new C.Panel(side, { label: "rho of z_t along the trajectories", height: () => 190, draw: redraw });
+      this.stepPanel = new C.Panel(side, { label: "step sizes along the trajectories", height: () => 190, draw: redraw });
+      this.plane.canvas.addEventListener("pointerdown", (event) => {
+        const [px, py] = this.plane.pointer(event), axes = this.draw.planeAxes(this.plane);
+        if (!axes.contains(px, py) || !this.current.entry) return;
+        this.timer.start("click");
+        this.addClick(axes.invert(px, py), this.mode.value);
+        this.timer.mark("firstDrawMs");
+      });
+    }
+
+    setRuleWidth() {
+      this.settings.c = this.model.ruleWidth(this.settings.sigma);
+      this.cSlider.sync();
+    }
+
+    syncControls() {
+      const s = this.settings;
+      this.sigmaSlider.set(this.payload.sigmas.indexOf(s.sigma));
+      this.cSlider.sync();
+      this.cSlider.input.disabled = s.width_rule;
+      this.rule.input.checked = s.width_rule;
+      this.qSlider.set(s.n_components);
+      this.iterationSlider.set(s.n_iter);
+    }
+
+    // ----------------------------------------------------------- computing
+    prepare() {
+      const { model, settings, current } = this;
+      current.fitted = model.fit(settings.sigma, settings.c);
+      current.entry = model.run(current.fitted, model.components(current.fitted, settings.n_components));
+      for (const click of this.clicks) {
+        if (click.key !== current.entry.key) {
+          click.run = model.clickRun(current.fitted, current.entry, click);
+          click.key = current.entry.key;
+        }
+      }
+    }
+
+    addClick(start, mode) {
+      if (this.clicks.length >= 3) this.clicks.shift();
+      const click = { start: Float64Array.from(start), mode, key: null };
+      this.clicks.push(click);
+      this.prepare();
+      this.redraw();
+      return click;
+    }
+
+    view() {
+      return { model: this.model, fitted: this.current.fitted, entry: this.current.entry, settings: this.settings, clicks: this.clicks };
+    }
+
+    redraw() {
+      if (!this.current.entry) return;
+      const view = this.view();
+      this.draw.plane(this.plane, view);
+      this.draw.rho(this.rhoPanel, view);
+      this.draw.steps(this.stepPanel, view);
+      this.draw.numbers(this.numbers, view);
+    }
+
+    /** A drawing at the next animation frame, at most one per frame. */
+    requestDraw() {
+      if (this.drawRequested) return;
+      this.drawRequested = true;
+      requestAnimationFrame(() => {
+        this.drawRequested = false;
+        this.redraw();
+        const run = this.current.entry.run;
+        // (while a new kernel is on its way, what is drawn is the old setting's)
+        if (!this.heavyPending && (run.t >= this.settings.n_iter || run.finished)) this.timer.mark("shownMs");
+      });
+    }
+
+    work() {
+      const run = this.current.entry.run, deadline = performance.now() + 8;
+      while (!this.model.runDone(run) && performance.now() < deadline) run.step();
+      this.requestDraw(); // the side panels follow the iterations beyond the slider's too
+      if (this.model.runDone(run)) {
+        this.pumping = false;
+        this.settleIfDone();
+      } else {
+        this.channel.port2.postMessage(null);
+      }
+    }
+
+    pump() {
+      if (this.pumping) return;
+      this.pumping = true;
+      this.channel.port2.postMessage(null);
+    }
+
+    settleIfDone() {
+      if (this.heavyPending || this.pumping) return;
+      this.timer.mark("settledMs");
+      while (this.idleWaiters.length) this.idleWaiters.shift()();
+    }
+
+    /** Compute what the current setting needs for about budget ms, draw, then go on in tasks. */
+    startRun(budget) {
+      const start = performance.now(), { model, settings, timer } = this;
+      if (timer.current) {
+        // whether this move needs a new kernel and eigenpairs, or a new run, or neither (cached)
+        timer.current.newFit = !model.hasFit(settings.sigma, settings.c);
+        timer.current.newRun = !model.hasRun(settings.sigma, settings.c, settings.n_components);
+      }
+      this.prepare();
+      timer.mark("preparedMs"); // the kernel, eigenpairs and projections (if new) and the gamma weights
+      const run = this.current.entry.run;
+      while (run.t < settings.n_iter && !run.finished && performance.now() - start < budget) run.step();
+      this.redraw();
+      timer.mark("firstDrawMs");
+      if (run.t >= settings.n_iter || run.finished) timer.mark("shownMs");
+      if (model.runDone(run)) this.settleIfDone(); else this.pump();
+    }
+
+    // --------------------------------------------------------------- moves
+    iterationsMove() {
+      if (!this.current.entry) return; // the first fit, on its way, will draw
+      this.timer.start("iterations");
+      this.redraw();
+      this.timer.mark("firstDrawMs");
+      const run = this.current.entry.run;
+      if (run.t >= this.settings.n_iter || run.finished) this.timer.mark("shownMs");
+      if (this.model.runDone(run)) this.settleIfDone(); else this.pump();
+    }
+
+    componentsMove() {
+      this.timer.start("q");
+      this.startRun(8); // the gamma weights (a few ms) and the iterations that fit in one frame
+    }
+
+    /** sigma or c: a new kernel and its eigenpairs, once the new values beside the sliders are painted. */
+    heavyMove(control) {
+      this.timer.start(control);
+      this.heavyPending = true;
+      const status = this.numbers.querySelector(".kpca-lab-status");
+      if (status) status.textContent = "computing the kernel and its eigenpairs …";
+      requestAnimationFrame(() => setTimeout(() => {
+        this.heavyPending = false;
+        this.startRun(8);
+      }, 0));
+    }
+
+    reset() {
+      Object.assign(this.settings, this.initial);
+      this.clicks.length = 0;
+      this.syncControls();
+      this.heavyMove("reset");
+    }
+
+    // ------------------------------------------------- hooks for the tests
+    /** Resolves when every iteration of the current setting is computed. */
+    whenIdle() {
+      return new Promise((resolve) => {
+        this.idleWaiters.push(resolve);
+        this.settleIfDone();
+      });
+    }
+
+    /** Set any of sigma, c, n_components, n_iter, width_rule; resolves when computed. */
+    set(changes) {
+      const s = Object.assign(this.settings, changes);
+      if (s.width_rule) s.c = this.model.ruleWidth(s.sigma);
+      this.syncControls();
+      this.timer.start("set");
+      this.startRun(8);
+      return this.whenIdle();
+    }
+
+    /** Start a pre-image at (x, y), as a click there does in the given mode ("new" or "marked"). */
+    click(x, y, mode) {
+      return Array.from(this.addClick([x, y], mode || "new").run.at(this.settings.n_iter));
+    }
+
+    /** What the page computed for the current setting, as plain arrays. */
+    get state() {
+      const { fitted, entry } = this.current, run = entry.run, t = this.settings.n_iter, N = window.kpcaNumerics;
+      const Z = run.at(t), s = this.settings;
+      return {
+        sigma: s.sigma, c: s.c, n_components: entry.q, n_iter: t, width_rule: s.width_rule,
+        eigenvalues: Array.from(fitted.fit.eigenvalues),
+        alphas: Array.from(fitted.fit.alphas),
+        n_fitted: fitted.fit.nComponents,
+        lanczos: fitted.fit.lanczos,
+        Z_kernel: Array.from(Z),
+        Z_linear: Array.from(fitted.data.Zlinear),
+        mse_noisy: fitted.data.mseNoisy,
+        mse_linear: fitted.data.mseLinear,
+        mse_kernel: N.meanSquaredDistance(Z, fitted.data.clean, this.model.nTest, this.model.d),
+        n_converged: run.convergedWithin(t),
+        restarted: Array.from(run.restarts.keys()).filter((a) => run.restarts[a] > 0 || run.gaveUpAt[a] >= 0),
+        iterations_computed: run.t,
+        finished: run.finished,
+        trajectory_points: this.model.track,
+        clicks: this.clicks.map((click) => ({ start: Array.from(click.start), mode: click.mode, Z: Array.from(click.run.at(t)) })),
+      };
+    }
+  }
+
+  (window.kpcaLabKinds = window.kpcaLabKinds || {}).denoising = (root, payload) => new DenoisingLab(root, payload);
+})();

@@ -1,0 +1,196 @@
+/* The labs' shared core: controls, legends, timing, and the registry that
+ * mounts every lab of a page (the canvases and axes are in kpca-labs-plot.js).
+ *
+ * A lab is a <div class="kpca-lab" data-kind="..."> written by
+ * kpca_lib.explorers.browser.BrowserExplorer, holding its data as JSON in a
+ * <script type="application/json"> and a fallback text for places where
+ * this script is absent (JupyterLab). Each kind's file puts its mount
+ * function in window.kpcaLabKinds[kind]; Jupyter Book links every file of
+ * _static/ in an order of its own, so nothing runs before the document is
+ * parsed, when all of them are there. Every mounted lab is pushed to
+ * window.kpcaLabs (the browser test reads its state there).
+ */
+(function () {
+  "use strict";
+  window.kpcaLabs = window.kpcaLabs || [];
+  window.kpcaLabKinds = window.kpcaLabKinds || {};
+
+  // ---------------------------------------------------------------- DOM
+  function el(tag, props, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(props || {})) {
+      if (key === "class") node.className = value;
+      else if (key === "text") node.textContent = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value);
+    }
+    for (const child of children) if (child != null) node.append(child);
+    return node;
+  }
+
+  let uniqueCounter = 0;
+  function uniqueId(prefix) {
+    uniqueCounter += 1;
+    return prefix + "-" + uniqueCounter;
+  }
+
+  /**
+   * A labelled range input with its value shown beside it (<output>).
+   * opts: label, min, max, step, value (slider position), format(position)
+   * -> text, onInput(position, event). Arrow keys, Page Up/Down, Home and
+   * End move it (the browser's own range input).
+   */
+  function slider(opts) {
+    const id = uniqueId("kpca-lab-input");
+    const input = el("input", {
+      type: "range", id, min: opts.min, max: opts.max, step: opts.step || 1, value: opts.value,
+    });
+    const output = el("output", { for: id });
+    const row = el("div", { class: "kpca-lab-slider" }, el("label", { for: id, text: opts.label }), input, output);
+    function show() {
+      const text = opts.format(Number(input.value));
+      output.textContent = text;
+      input.setAttribute("aria-valuetext", text);
+    }
+    input.addEventListener("input", (event) => {
+      opts.onInput(Number(input.value), event);
+      show(); // after onInput, which may set what format shows
+    });
+    show();
+    return {
+      row, input, output,
+      get position() { return Number(input.value); },
+      set(position) { input.value = position; show(); },
+      refresh: show,
+    };
+  }
+
+  /**
+   * The kernel width c on a log scale over range = [low, high], in steps of
+   * 0.01 decade. c keeps three significant digits, so that the value shown
+   * is the value used. sync() moves the thumb after settings.c changed
+   * elsewhere (a reset, the width rule).
+   */
+  function widthSlider(settings, range, onMove) {
+    const position = (c) => Math.log10(c).toFixed(2);
+    const control = slider({
+      label: "kernel width c", min: position(range[0]), max: position(range[1]), step: 0.01,
+      value: position(settings.c),
+      format: () => window.kpcaLabCore.formatNumber(settings.c, 3),
+      onInput: (value) => {
+        settings.c = Number(Math.pow(10, value).toPrecision(3));
+        onMove();
+      },
+    });
+    control.sync = () => control.set(position(settings.c));
+    return control;
+  }
+
+  function checkbox(opts) {
+    const id = uniqueId("kpca-lab-check");
+    const input = el("input", { type: "checkbox", id });
+    input.checked = !!opts.checked;
+    input.addEventListener("change", (event) => opts.onChange(input.checked, event));
+    const row = el("div", { class: "kpca-lab-check" }, input, el("label", { for: id, text: opts.label }));
+    return { row, input };
+  }
+
+  function button(label, onClick) {
+    return el("button", { type: "button", class: "kpca-lab-button", onclick: onClick }, label);
+  }
+
+  /** An HTML legend: items {label, swatch: "disc"|"cross"|"line"|"ring", color}. */
+  function legend(items) {
+    const list = el("ul", { class: "kpca-lab-legend" });
+    for (const item of items) {
+      const swatch = el("span", { class: "kpca-lab-swatch kpca-lab-swatch-" + item.swatch, "aria-hidden": "true" });
+      swatch.style.setProperty("--swatch", item.color);
+      if (item.swatch === "cross") swatch.textContent = "×";
+      list.append(el("li", {}, swatch, " " + item.label));
+    }
+    return list;
+  }
+
+  // ------------------------------------------------------------ payload
+  function readPayload(root) {
+    const script = root.querySelector('script[type="application/json"]');
+    return JSON.parse(script.textContent);
+  }
+
+  /** Flat Float64Array from a list of rows (or a flat list). */
+  function matrix(rows) {
+    return Float64Array.from(Array.isArray(rows[0]) ? rows.flat() : rows);
+  }
+
+  /**
+   * How long a move of a control took: start(control) in the input handler,
+   * then mark("firstDrawMs") after the first drawing of the new setting,
+   * and so on; window.kpcaLabs[i].timings keeps the last moves.
+   */
+  class MoveTimer {
+    constructor(log) { this.log = log; this.current = null; }
+    start(control) {
+      this.current = { control, start: performance.now() };
+      this.log.push(this.current);
+      if (this.log.length > 500) this.log.shift();
+      return this.current;
+    }
+    /** Milliseconds from the start to the first call with this name (later calls keep it). */
+    mark(name) {
+      if (this.current && !(name in this.current)) this.current[name] = performance.now() - this.current.start;
+    }
+  }
+
+  /**
+   * The moves and test hooks of a lab that computes a setting at once, with
+   * no work left for later (the Gram-spectrum and PCA labs). opts: settings
+   * (the object the controls change), initial (the chapter's setting),
+   * update() computes and draws the settings, sync() puts them in the
+   * controls, state() returns what the page computed.
+   */
+  function instantLab(opts) {
+    const timings = [], timer = new MoveTimer(timings);
+    function move(control) {
+      timer.start(control);
+      opts.update();
+      timer.mark("firstDrawMs");
+      timer.mark("settledMs");
+    }
+    function set(changes, control) {
+      Object.assign(opts.settings, changes);
+      opts.sync();
+      move(control || "set");
+      return Promise.resolve();
+    }
+    return {
+      timings, move, set,
+      reset: () => set(opts.initial, "reset"),
+      whenIdle: () => Promise.resolve(),
+      get state() { return opts.state(); },
+    };
+  }
+
+  // ----------------------------------------------------------- registry
+  function mountAll() {
+    const kinds = window.kpcaLabKinds;
+    const roots = document.querySelectorAll(".kpca-lab[data-kind]");
+    for (const root of roots) {
+      if (root.dataset.mounted || !kinds[root.dataset.kind]) continue;
+      root.dataset.mounted = "true";
+      const fallback = root.querySelector(".kpca-lab-fallback");
+      if (fallback) fallback.remove();
+      const lab = kinds[root.dataset.kind](root, readPayload(root));
+      lab.kind = root.dataset.kind;
+      lab.element = root;
+      root.dataset.labIndex = String(window.kpcaLabs.length);
+      window.kpcaLabs.push(lab);
+    }
+  }
+
+  // the drawing helpers (kpca-labs-plot.js) join the same object
+  Object.assign((window.kpcaLabCore = window.kpcaLabCore || {}), {
+    el, slider, widthSlider, checkbox, button, legend, readPayload, matrix, MoveTimer, instantLab, mountAll,
+  });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountAll);
+  else mountAll();
+})();

@@ -1,0 +1,228 @@
+/* The labs' drawing: canvases at the device pixel ratio, axes with ticks
+ * (linear or log10), colours and markers. Part of window.kpcaLabCore, with
+ * kpca-labs-core.js.
+ */
+(function () {
+  "use strict";
+
+  /** Format a number with `digits` significant digits, without trailing zeros. */
+  function formatNumber(value, digits) {
+    if (!isFinite(value)) return String(value);
+    return String(Number(value.toPrecision(digits === undefined ? 3 : digits)));
+  }
+
+  // ------------------------------------------------------------- canvas
+  /**
+   * A canvas that fills its container's width, drawn at the device pixel
+   * ratio so that it stays sharp on high-DPI screens. height(width) gives
+   * its CSS height. draw(panel) is called after every resize.
+   */
+  class Panel {
+    constructor(parent, opts) {
+      this.height = opts.height;
+      this.draw = opts.draw || (() => {});
+      this.canvas = document.createElement("canvas");
+      this.canvas.setAttribute("role", "img");
+      this.canvas.setAttribute("aria-label", opts.label);
+      this.canvas.style.width = "100%";
+      parent.append(this.canvas);
+      this.ctx = this.canvas.getContext("2d");
+      this.width = 0;
+      this.cssHeight = 0;
+      this.resize();
+      if (typeof ResizeObserver !== "undefined") {
+        let lastWidth = this.width;
+        new ResizeObserver(() => {
+          const width = Math.round(this.canvas.parentNode.clientWidth);
+          if (width > 0 && width !== lastWidth) {
+            lastWidth = width;
+            this.resize();
+            this.draw(this);
+          }
+        }).observe(parent);
+      }
+    }
+
+    resize() {
+      const ratio = window.devicePixelRatio || 1;
+      const parentWidth = this.canvas.parentNode ? this.canvas.parentNode.clientWidth : 0;
+      this.width = Math.max(200, Math.round(parentWidth || 400));
+      this.cssHeight = Math.round(this.height(this.width));
+      this.canvas.style.height = this.cssHeight + "px";
+      this.canvas.width = Math.round(this.width * ratio);
+      this.canvas.height = Math.round(this.cssHeight * ratio);
+      this.ratio = ratio;
+    }
+
+    /** Clear to white and set CSS-pixel coordinates; returns the context. */
+    begin() {
+      const ctx = this.ctx;
+      ctx.setTransform(this.ratio, 0, 0, this.ratio, 0, 0);
+      ctx.fillStyle = "#fff";
+      ctx.fillRect(0, 0, this.width, this.cssHeight);
+      return ctx;
+    }
+
+    /** Pointer position in CSS pixels of the canvas. */
+    pointer(event) {
+      const box = this.canvas.getBoundingClientRect();
+      return [event.clientX - box.left, event.clientY - box.top];
+    }
+  }
+
+  // --------------------------------------------------------------- axes
+  function niceTicks(low, high, count) {
+    const span = high - low;
+    if (!(span > 0)) return [low];
+    const raw = span / Math.max(1, count);
+    const power = Math.pow(10, Math.floor(Math.log10(raw)));
+    const step = [1, 2, 2.5, 5, 10].map((f) => f * power).find((s) => s >= raw) || 10 * power;
+    const ticks = [];
+    for (let v = Math.ceil(low / step - 1e-9) * step; v <= high + step * 1e-9; v += step) {
+      ticks.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+    }
+    return ticks;
+  }
+
+  /** 10 to an integer power, with superscript digits: 10⁻⁵. */
+  function powerOfTen(power) {
+    if (power === 0) return "1";
+    if (power === 1) return "10";
+    return "10" + String(power).replace(/[-0-9]/g, (ch) => "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"["-0123456789".indexOf(ch)]);
+  }
+
+  const FONT = '13px system-ui, -apple-system, "Segoe UI", sans-serif';
+  const TITLE_FONT = '600 14px system-ui, -apple-system, "Segoe UI", sans-serif';
+
+  /**
+   * A rectangle of a panel with data coordinates: x(v), y(v) map to CSS
+   * pixels; ylog draws the y axis on a log10 scale.
+   */
+  class Axes {
+    constructor(panel, box, opts) {
+      this.panel = panel;
+      this.left = box.left;
+      this.top = box.top;
+      this.width = box.width;
+      this.height = box.height;
+      this.xlim = opts.xlim;
+      this.ylim = opts.ylim;
+      this.ylog = !!opts.ylog;
+    }
+
+    x(v) { return this.left + ((v - this.xlim[0]) / (this.xlim[1] - this.xlim[0])) * this.width; }
+
+    y(v) {
+      const [a, b] = this.ylog ? [Math.log10(this.ylim[0]), Math.log10(this.ylim[1])] : this.ylim;
+      const w = this.ylog ? Math.log10(v) : v;
+      return this.top + this.height - ((w - a) / (b - a)) * this.height;
+    }
+
+    /** Data coordinates of a CSS-pixel position. */
+    invert(px, py) {
+      const x = this.xlim[0] + ((px - this.left) / this.width) * (this.xlim[1] - this.xlim[0]);
+      const y = this.ylim[1] - ((py - this.top) / this.height) * (this.ylim[1] - this.ylim[0]);
+      return [x, y];
+    }
+
+    contains(px, py) {
+      return px >= this.left && px <= this.left + this.width && py >= this.top && py <= this.top + this.height;
+    }
+
+    clip(draw) {
+      const ctx = this.panel.ctx;
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(this.left, this.top, this.width, this.height);
+      ctx.clip();
+      draw(ctx);
+      ctx.restore();
+    }
+
+    /** Frame, grid, tick labels and titles. */
+    decorate(opts) {
+      const o = opts || {};
+      const ctx = this.panel.ctx;
+      ctx.save();
+      ctx.font = FONT;
+      ctx.fillStyle = "#333";
+      ctx.strokeStyle = "#e6e6e6";
+      ctx.lineWidth = 1;
+      const xticks = o.xticks || niceTicks(this.xlim[0], this.xlim[1], Math.max(2, Math.floor(this.width / 70)));
+      let yticks = o.yticks;
+      if (!yticks && this.ylog) {
+        yticks = [];
+        const a = Math.ceil(Math.log10(this.ylim[0])), b = Math.floor(Math.log10(this.ylim[1]));
+        const every = Math.max(1, Math.ceil((b - a + 1) / Math.max(2, Math.floor(this.height / 28))));
+        for (let p = a; p <= b; p += every) yticks.push(Math.pow(10, p));
+      }
+      if (!yticks) yticks = niceTicks(this.ylim[0], this.ylim[1], Math.max(2, Math.floor(this.height / 35)));
+      ctx.textAlign = "center";
+      ctx.textBaseline = "top";
+      for (const v of xticks) {
+        const px = Math.round(this.x(v)) + 0.5;
+        if (o.grid !== false) {
+          ctx.beginPath(); ctx.moveTo(px, this.top); ctx.lineTo(px, this.top + this.height); ctx.stroke();
+        }
+        if (o.xtickLabels !== false) ctx.fillText(o.xformat ? o.xformat(v) : formatNumber(v, 3), px, this.top + this.height + 4);
+      }
+      ctx.textAlign = "right";
+      ctx.textBaseline = "middle";
+      for (const v of yticks) {
+        const py = Math.round(this.y(v)) + 0.5;
+        if (o.grid !== false) {
+          ctx.beginPath(); ctx.moveTo(this.left, py); ctx.lineTo(this.left + this.width, py); ctx.stroke();
+        }
+        const label = this.ylog ? powerOfTen(Math.round(Math.log10(v))) : (o.yformat ? o.yformat(v) : formatNumber(v, 3));
+        if (o.ytickLabels !== false) ctx.fillText(label, this.left - 5, py);
+      }
+      ctx.strokeStyle = "#888";
+      ctx.strokeRect(this.left + 0.5, this.top + 0.5, this.width - 1, this.height - 1);
+      ctx.fillStyle = "#111";
+      if (o.title) {
+        ctx.font = TITLE_FONT;
+        ctx.textAlign = "left";
+        ctx.textBaseline = "bottom";
+        ctx.fillText(o.title, this.left, this.top - 6);
+        ctx.font = FONT;
+      }
+      if (o.xlabel) {
+        ctx.textAlign = "center";
+        ctx.textBaseline = "top";
+        ctx.fillText(o.xlabel, this.left + this.width / 2, this.top + this.height + 22);
+      }
+      ctx.restore();
+    }
+  }
+
+  // ------------------------------------------------------------ drawing
+  const COLORS = {
+    train: "#c9c9c9", noisy: "#7a7a7a", centre: "#000", linear: "#1f77b4", kernel: "#d62728",
+    click: "#111", axis: "#1f77b4", second: "#ff7f0e", residual: "#9a9a9a",
+    trajectories: ["#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#17becf", "#e377c2", "#bcbd22"],
+  };
+
+  /** Filled discs of radius r at the points (xs[i], ys[i]) given in CSS pixels. */
+  function discs(ctx, xs, ys, count, r, fill) {
+    ctx.fillStyle = fill;
+    ctx.beginPath();
+    for (let i = 0; i < count; i++) {
+      ctx.moveTo(xs[i] + r, ys[i]);
+      ctx.arc(xs[i], ys[i], r, 0, 2 * Math.PI);
+    }
+    ctx.fill();
+  }
+
+  function cross(ctx, x, y, size, stroke, width) {
+    ctx.strokeStyle = stroke;
+    ctx.lineWidth = width || 2;
+    ctx.beginPath();
+    ctx.moveTo(x - size, y - size); ctx.lineTo(x + size, y + size);
+    ctx.moveTo(x - size, y + size); ctx.lineTo(x + size, y - size);
+    ctx.stroke();
+  }
+
+  Object.assign((window.kpcaLabCore = window.kpcaLabCore || {}), {
+    formatNumber, Panel, Axes, niceTicks, COLORS, FONT, TITLE_FONT, discs, cross,
+  });
+})();

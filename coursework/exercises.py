@@ -1,0 +1,232 @@
+"""The exercises of a chapter: which code cells are solutions, graded cells and hidden checks.
+
+The convention (``EXERCISES.md`` of the authors' briefing, summarised in the
+instructor guide): a *gated* solution is the run of cells between a markdown
+cell with ``{solution-start} LABEL`` and one with ``{solution-end}``. Its code
+cells are *solution cells* (tagged ``solution``); a solution cell is *graded*
+unless its output is marked as unstable. A code cell of a gated solution
+tagged both ``hidden-check`` and ``remove-cell``, whose first line is
+``# hidden check for LABEL``, is a *hidden check*: instructor-only code that
+calls the student's functions on unseen inputs. It belongs to the solution
+cell before it.
+
+:func:`solution_cells` walks a chapter (or a student version made from one)
+and returns one :class:`SolutionCell` per solution cell and hidden check;
+:func:`strip_solution_text` removes the text of solutions from a markdown
+cell. Both raise ``ValueError`` naming the notebook and cell when the
+directives are not well formed.
+"""
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["SolutionCell", "solution_cells", "strip_solution_text", "cell_tags",
+           "SOLUTION_TAG", "HIDDEN_CHECK_TAG", "REMOVE_CELL_TAG", "METADATA_KEY", "CHECK_MARKER"]
+
+SOLUTION_TAG = "solution"
+HIDDEN_CHECK_TAG = "hidden-check"
+REMOVE_CELL_TAG = "remove-cell"
+CHECK_MARKER = "# NBVAL_CHECK_OUTPUT"
+ANSWER_PLACEHOLDER = "Write your answer here."
+# cell and notebook metadata written by make-student
+METADATA_KEY = "kpca_coursework"
+
+_IGNORE_TAGS = {"nbval-ignore-output", "nbval-skip"}
+_IGNORE_MARKERS = {"NBVAL_IGNORE_OUTPUT", "NBVAL_SKIP"}
+# an opening MyST fence: ``` or ::: (three or more), a {directive} and its argument
+_DIRECTIVE_FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|:{3,})\{(?P<name>[^}\s]+)\}\s*(?P<argument>.*?)\s*$")
+_ANY_FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,}|:{3,})")
+
+
+@dataclass(frozen=True)
+class SolutionCell:
+    """A solution code cell or a hidden check of a chapter.
+
+    Attributes
+    ----------
+    index : int
+        Position of the cell in ``nb.cells``.
+    exercise : str
+        The exercise label, e.g. ``"ch1-ex3"``.
+    part : int
+        For a solution cell, its number among the solution cells of the
+        exercise (0, 1, ...); for a hidden check, the part of the solution
+        cell it follows.
+    graded : bool
+        Whether nbval compares the cell's output (always true for a hidden check).
+    hidden : bool
+        Whether the cell is a hidden check.
+    """
+
+    index: int
+    exercise: str
+    part: int
+    graded: bool
+    hidden: bool = False
+
+
+def cell_tags(cell, where):
+    """The cell's tags, checked to be a list of strings."""
+    tags = cell.get("metadata", {}).get("tags", [])
+    if not isinstance(tags, list) or not all(isinstance(tag, str) for tag in tags):
+        raise ValueError(f"{where}: the cell tags must be a list of strings, got {tags!r}")
+    return tags
+
+
+def _is_graded(cell):
+    """A solution cell is graded unless its output is marked as unstable."""
+    if _IGNORE_TAGS & set(cell.metadata.get("tags", [])):
+        return False
+    comments = {line.strip().lstrip("#").strip() for line in cell.source.splitlines()}
+    return not (_IGNORE_MARKERS & comments)
+
+
+def _recorded(cell, where):
+    """The ``kpca_coursework`` entry make-student wrote on a stub, checked; None if absent."""
+    info = cell.metadata.get(METADATA_KEY)
+    if info is None:
+        return None
+    if not (isinstance(info, dict) and isinstance(info.get("exercise"), str)
+            and isinstance(info.get("graded"), bool)):
+        raise ValueError(f"{where}: {METADATA_KEY} must hold 'exercise' (text) and 'graded' "
+                         f"(true or false), got {info!r}")
+    return info
+
+
+def solution_cells(nb, name="notebook"):
+    """Every solution cell and hidden check of a chapter, in order.
+
+    Parameters
+    ----------
+    nb : nbformat.NotebookNode
+        A chapter, or a student version made from one (its stubs carry the
+        exercise label and graded flag in their metadata).
+    name : str, default="notebook"
+        The notebook's name, for error messages.
+
+    Returns
+    -------
+    cells : list of SolutionCell
+
+    Raises
+    ------
+    ValueError
+        If the gated solutions or the hidden checks are not well formed.
+    """
+    state = {"gated": None}
+    parts, last_part, found = {}, {}, []
+    for index, cell in enumerate(nb.cells):
+        where = f"{name}, cell {index}"
+        if cell.cell_type == "markdown":
+            strip_solution_text(cell.source, state, where)
+            continue
+        if cell.cell_type != "code":
+            continue
+        tags = cell_tags(cell, where)
+        label = state["gated"]
+        if HIDDEN_CHECK_TAG in tags:
+            _check_hidden(cell, tags, label, last_part, where)
+            found.append(SolutionCell(index, label, last_part[label], graded=True, hidden=True))
+        elif SOLUTION_TAG in tags or label is not None:
+            recorded = _recorded(cell, where)
+            label = recorded["exercise"] if recorded else (label or "unlabelled")
+            part = parts.get(label, 0)
+            parts[label], last_part[label] = part + 1, part
+            graded = recorded["graded"] if recorded else _is_graded(cell)
+            found.append(SolutionCell(index, label, part, graded=graded))
+    if state["gated"] is not None:
+        raise ValueError(f"{name}: solution-start {state['gated']} has no solution-end")
+    return found
+
+
+def _check_hidden(cell, tags, label, last_part, where):
+    if label is None:
+        raise ValueError(f"{where}: a hidden-check cell must be inside a gated solution "
+                         "({solution-start} ... {solution-end})")
+    if REMOVE_CELL_TAG not in tags:
+        raise ValueError(f"{where}: the hidden check of {label} must also be tagged "
+                         f"{REMOVE_CELL_TAG!r}, or the book would show it")
+    first_line = (cell.source.splitlines() or [""])[0].strip()
+    if first_line != f"# hidden check for {label}":
+        raise ValueError(f"{where}: a hidden check of {label} must start with the line "
+                         f"'# hidden check for {label}', got {first_line!r}")
+    if label not in last_part:
+        raise ValueError(f"{where}: the hidden check of {label} must follow its solution cell")
+
+
+def _closes(line, fence):
+    """Whether ``line`` closes a fence opened by ``fence`` (same character, no shorter)."""
+    stripped = line.strip()
+    return len(stripped) >= len(fence) and set(stripped) == {fence[0]}
+
+
+def strip_solution_text(source, state, where):
+    """Remove the solution text of one markdown cell.
+
+    ``state`` carries the label of the open gated solution (or None) from cell
+    to cell, and is updated. Returns the new source: solution directives and
+    the text inside a gated solution are replaced by a placeholder.
+    """
+    lines = source.splitlines()
+    if state["gated"] is None and not any(
+        (match := _DIRECTIVE_FENCE.match(line)) and match["name"].startswith("solution") for line in lines
+    ):
+        return source  # no solution in this cell: leave it exactly as it is
+    out = []
+    placeholder_written = False
+    i = 0
+
+    def drop_text():
+        nonlocal placeholder_written
+        if not placeholder_written:
+            out.extend([ANSWER_PLACEHOLDER, ""])
+            placeholder_written = True
+
+    def skip_block(start, fence):
+        """Index just past the fenced block opened at ``start``."""
+        j = start + 1
+        while j < len(lines) and not _closes(lines[j], fence):
+            j += 1
+        if j == len(lines):
+            raise ValueError(f"{where}: the fence {lines[start].strip()!r} is never closed")
+        return j + 1
+
+    while i < len(lines):
+        line = lines[i]
+        directive = _DIRECTIVE_FENCE.match(line)
+        fence = _ANY_FENCE.match(line)
+        if directive and directive["name"] == "solution":
+            i = skip_block(i, directive["fence"])
+            if state["gated"] is None:
+                out.extend([f"*Your answer to exercise {directive['argument']}:*", "", ANSWER_PLACEHOLDER, ""])
+            else:
+                drop_text()
+        elif directive and directive["name"] == "solution-start":
+            if state["gated"] is not None:
+                raise ValueError(
+                    f"{where}: solution-start {directive['argument']} opens inside the gated "
+                    f"solution of {state['gated']}, which has no solution-end before it"
+                )
+            i = skip_block(i, directive["fence"])
+            state["gated"] = directive["argument"]
+            out.extend([f"*Your solution to exercise {state['gated']}:*", ""])
+        elif directive and directive["name"] == "solution-end":
+            if state["gated"] is None:
+                raise ValueError(f"{where}: solution-end without a solution-start before it")
+            i = skip_block(i, directive["fence"])
+            state["gated"] = None
+        elif fence:
+            end = skip_block(i, fence["fence"])
+            if state["gated"] is None:
+                out.extend(lines[i:end])
+            else:
+                drop_text()
+            i = end
+        else:
+            if state["gated"] is None:
+                out.append(line)
+            elif line.strip():
+                drop_text()
+            i += 1
+    text = "\n".join(out)
+    return re.sub(r"\n{3,}", "\n\n", text).strip("\n")

@@ -1,0 +1,89 @@
+"""Code the grader runs inside the student's kernel (injected as text; never imported there).
+
+The grader's first cell executes this module's source in a fresh module
+``_kpca_grader`` and calls :func:`snapshot`, before any student code runs.
+Each hidden check then runs through :func:`run_hidden_check`, which first
+calls :func:`reset`: it puts back what a submission may have replaced
+(``print`` and the other builtins, ``sys.stdout``/``stderr``, the display and
+exception hooks, IPython's custom exception handler, input and AST
+transformers, event callbacks, trace functions) and runs the check in a
+namespace where a student's variable named like a builtin (``list``,
+``round``) cannot shadow it.
+
+This raises the bar and protects honest students from their own globals; it
+cannot stop code that runs in the same process from interfering. What makes a
+hidden check impossible to forge is elsewhere: its expected output never
+reaches the kernel, and its inputs are never shown.
+"""
+
+import builtins
+import sys
+
+_saved = {}
+# attributes of the shell and of the output streams that a submission could
+# replace on the instance to intercept output or exceptions
+_SHELL_METHODS = ("showtraceback", "_showtraceback", "showsyntaxerror", "showindentationerror",
+                  "run_cell", "run_cell_async", "_run_cell", "run_code", "run_ast_nodes",
+                  "transform_cell", "transform_ast", "excepthook", "write", "write_err")
+_EVENTS = ("pre_execute", "pre_run_cell", "post_execute", "post_run_cell")
+
+
+def _instance_overrides(obj, names):
+    """The instance attributes of ``obj`` among ``names``, as they are now."""
+    return {name: vars(obj)[name] for name in names if name in vars(obj)}
+
+
+def snapshot():
+    """Save the pristine state; the grader calls it before any student code runs."""
+    shell = get_ipython()  # noqa: F821 (a builtin in an IPython kernel)
+    streams = (sys.stdout, sys.stderr)
+    _saved.update(
+        builtins=dict(vars(builtins)),
+        hooks=(sys.stdout, sys.stderr, sys.displayhook, sys.excepthook),
+        shell=shell,
+        shell_overrides=_instance_overrides(shell, _SHELL_METHODS),
+        stream_overrides=[_instance_overrides(stream, ("write", "flush", "writelines")) for stream in streams],
+        transformers=(list(shell.input_transformers_cleanup), list(shell.input_transformers_post),
+                      list(shell.ast_transformers)),
+        events={name: list(shell.events.callbacks.get(name, [])) for name in _EVENTS},
+        user_builtins=shell.user_ns.get("__builtins__"),
+    )
+
+
+def _restore_instance(obj, names, saved):
+    for name in names:
+        if name in saved:
+            setattr(obj, name, saved[name])
+        else:
+            vars(obj).pop(name, None)
+
+
+def reset():
+    """Put back what :func:`snapshot` saved."""
+    vars(builtins).update(_saved["builtins"])
+    sys.stdout, sys.stderr, sys.displayhook, sys.excepthook = _saved["hooks"]
+    sys.settrace(None)
+    sys.setprofile(None)
+    shell = _saved["shell"]
+    _restore_instance(shell, _SHELL_METHODS, _saved["shell_overrides"])
+    for stream, saved in zip(_saved["hooks"][:2], _saved["stream_overrides"]):
+        _restore_instance(stream, ("write", "flush", "writelines"), saved)
+    shell.custom_exceptions = ()
+    cleanup, post, ast_transformers = _saved["transformers"]
+    shell.input_transformers_cleanup[:] = cleanup
+    shell.input_transformers_post[:] = post
+    shell.ast_transformers[:] = ast_transformers
+    for name, callbacks in _saved["events"].items():
+        shell.events.callbacks[name] = list(callbacks)
+    shell.user_ns["__builtins__"] = _saved["user_builtins"]
+
+
+def run_hidden_check(exercise, number, source):
+    """Reset, then run a hidden check's code with the student's names but the real builtins."""
+    reset()
+    namespace = {name: value for name, value in _saved["shell"].user_ns.items()
+                 if name not in _saved["builtins"]}
+    namespace["__builtins__"] = builtins
+    namespace["__name__"] = "__main__"
+    code = compile(source, f"<hidden check {number} of {exercise}>", "exec")
+    exec(code, namespace)  # noqa: S102 (the instructor's code)

@@ -1,0 +1,148 @@
+"""The grader's pytest plugin: nbval as usual, with the kernel, the notebook file and the results in our hands.
+
+Loaded by the runner (:mod:`coursework.runner`) into ``pytest --nbval-lax``, it
+
+* starts every kernel through the grader's kernelspec (:mod:`coursework.launcher`)
+  and over Unix sockets in a private folder (a sandboxed kernel has no network);
+* deletes the notebook file as soon as pytest has read it, before any kernel
+  starts: the expected outputs it holds are then only in the memory of this
+  (non-dumpable) process;
+* counts the bytes a kernel sends, and stops the run past the cap;
+* writes one JSON record per cell (which cell, passed or not, why, and
+  whether its output was really compared) to the result pipe, which only this
+  process holds. The grader reads nothing else.
+"""
+
+import json
+import os
+
+import nbval.kernel
+import pytest
+import zmq
+from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
+from jupyter_client.manager import KernelManager
+from nbval.plugin import NbCellError
+
+from .launcher import kernel_argv
+from .preparation import KERNEL_NAME
+from .processes import kill_descendants
+
+__all__ = ["GraderPlugin"]
+
+
+class _GraderKernelSpecs(KernelSpecManager):
+    """Knows one kernel: the grader's launcher with this run's settings."""
+
+    launcher_settings = None
+
+    def get_kernel_spec(self, kernel_name):
+        return KernelSpec(argv=kernel_argv(self.launcher_settings), display_name="grader",
+                          language="python", env={})
+
+
+class GraderPlugin:
+    """See the module docstring; ``report`` writes one record to the result pipe."""
+
+    def __init__(self, settings, report):
+        self.settings = settings
+        self.report = report
+        self.received = 0
+        self.current = None
+
+    # -- the kernel ------------------------------------------------------------
+
+    def _start_kernel(self, startup_timeout=60, kernel_name=None, **kwargs):
+        sockets = self.settings["kernel"]["socket_dir"]
+        specs = _GraderKernelSpecs()
+        specs.launcher_settings = self.settings["kernel"]
+        context = zmq.Context()
+        # one message larger than the whole output cap is refused by the socket itself
+        context.setsockopt(zmq.MAXMSGSIZE, int(self.settings["max_output"]) + 2**16)
+        manager = KernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=specs, context=context,
+                                transport="ipc", ip=os.path.join(sockets, "kernel"),
+                                connection_file=os.path.join(sockets, "kernel.json"))
+        manager.start_kernel(**kwargs)
+        client = manager.client()
+        client.start_channels()
+        try:
+            client.wait_for_ready(timeout=startup_timeout)
+        except RuntimeError:
+            client.stop_channels()
+            manager.shutdown_kernel(now=True)
+            raise
+        return manager, client
+
+    def _counting(self, get_message):
+        plugin = self
+
+        def get_message_counted(kernel, stream, timeout=None):
+            message = get_message(kernel, stream, timeout=timeout)
+            plugin.received += len(json.dumps(message.get("content", {}), default=str))
+            if plugin.received > plugin.settings["max_output"]:
+                plugin.report({"event": "output-cap", "cell": plugin.current})
+                kill_descendants()
+                os._exit(3)
+            return message
+
+        return get_message_counted
+
+    def pytest_configure(self, config):
+        nbval.kernel.start_new_kernel = self._start_kernel
+        running = nbval.kernel.RunningKernel
+        running.get_message = self._counting(running.get_message)
+
+    # -- the notebook file -------------------------------------------------------
+
+    def pytest_collection_finish(self, session):
+        # the kernel starts later, at the first cell's setup: by then the file is gone
+        os.unlink(self.settings["notebook"])
+        self.report({"event": "collected", "cells": len(session.items)})
+
+    # -- the results -------------------------------------------------------------
+
+    def pytest_runtest_logstart(self, nodeid, location):
+        self.current = _cell_number(nodeid)
+        self.report({"event": "start", "cell": self.current})
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        report = outcome.get_result()
+        if report.when != "call" and report.outcome == "passed":
+            return
+        options = getattr(item, "options", {})
+        cell = getattr(item, "cell", None)
+        self.report({
+            "event": "cell", "cell": getattr(item, "cell_num", None), "when": report.when,
+            "outcome": report.outcome, "message": _message(call.excinfo),
+            "exception": _exception(getattr(item, "test_outputs", None)),
+            # compared against the reference: checked, not skipped, not allowed to raise
+            "compared": bool(options.get("check")) and not options.get("skip")
+            and not options.get("check_exception") and cell is not None and cell.execution_count is not None,
+        })
+
+
+def _cell_number(nodeid):
+    try:
+        return int(nodeid.rsplit("Cell ", 1)[1])
+    except (IndexError, ValueError):
+        return None
+
+
+def _message(excinfo):
+    if excinfo is None:
+        return ""
+    error = excinfo.value
+    if isinstance(error, NbCellError):
+        return str(error)
+    return f"{type(error).__name__}: {error}"[:300]
+
+
+def _exception(outputs):
+    """``Name: value`` of the last exception a cell raised (the value cut short), or None."""
+    errors = [output for output in outputs or [] if output.get("output_type") == "error"]
+    if not errors:
+        return None
+    name, value = str(errors[-1].get("ename", "")), str(errors[-1].get("evalue", "")).strip()
+    value = value.splitlines()[0] if value else ""
+    return f"{name}: {value[:80]}" if value else name

@@ -1,0 +1,230 @@
+"""A submission as the grader runs it: read defensively, cleaned, graded cells locked, hidden checks added.
+
+Nothing of the submission is trusted beyond the code of its cells and the
+``kpca_coursework`` label that says which cell answers which exercise:
+
+* every nbval marker (``# NBVAL_SKIP``, ``# PYTEST_VALIDATE_IGNORE_OUTPUT``,
+  ...) and every nbval tag is removed from every cell, and all other metadata
+  and outputs are dropped;
+* which cells are graded, and what they must print, comes from the
+  :class:`~coursework.reference.Reference`: each graded cell gets
+  ``# NBVAL_CHECK_OUTPUT`` as its first line and the reference's outputs;
+* the reference's hidden checks are appended after the student's cell, each
+  through the ``_kpca_grader`` helpers (:mod:`coursework.kernel_side`) that a
+  first setup cell installs.
+
+The run notebook only holds code cells. :class:`Role` says what each of them
+is, so that a failure can be reported in the student's own numbering.
+"""
+
+import json
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+from nbformat.v4 import new_code_cell, new_notebook
+from nbval.plugin import comment_markers
+
+from .exercises import CHECK_MARKER, METADATA_KEY
+
+__all__ = ["SubmissionProblem", "Role", "RunPlan", "read_submission", "reference_name",
+           "strip_nbval_markers", "build_run_notebook", "MAX_NOTEBOOK_BYTES"]
+
+MAX_NOTEBOOK_BYTES = 50 * 2**20
+KERNEL_NAME = "kpca-grader"
+
+
+class SubmissionProblem(Exception):
+    """A submission that cannot be graded; the message is the reason shown to the instructor."""
+
+
+@dataclass(frozen=True)
+class Role:
+    """What a code cell of the run notebook is.
+
+    ``kind`` is ``"setup"`` (the grader's first cell), ``"student"`` (a cell
+    of the submission), ``"graded"`` (the submission's cell for a graded part
+    of an exercise) or ``"hidden"`` (hidden check ``number`` of ``exercise``).
+    ``cell`` is the number of the submission's code cell (nbval's ``Cell N``
+    in the student's own notebook).
+    """
+
+    kind: str
+    exercise: str = None
+    cell: int = None
+    number: int = None
+
+
+@dataclass
+class RunPlan:
+    """The notebook to run, the role of each of its code cells, and problems found on the way.
+
+    ``problems`` are (exercise, reason) pairs: a graded cell deleted or duplicated.
+    """
+
+    notebook: object
+    roles: list
+    problems: list
+
+
+def read_submission(path, max_bytes=MAX_NOTEBOOK_BYTES):
+    """Read and validate a submitted notebook, or raise :class:`SubmissionProblem` saying why not."""
+    path = Path(path)
+    info = path.lstat()
+    if stat.S_ISLNK(info.st_mode):
+        raise SubmissionProblem("is a symbolic link, not a notebook file")
+    if not stat.S_ISREG(info.st_mode):
+        raise SubmissionProblem("is not a regular file")
+    if info.st_size > max_bytes:
+        raise SubmissionProblem(f"is too large ({info.st_size / 2**20:.1f} MB; the limit is "
+                                f"{max_bytes / 2**20:.0f} MB)")
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(descriptor, "rb") as file:
+        data = file.read(max_bytes + 1)
+    try:
+        text = data.decode("utf-8")
+        nb = nbformat.reads(text, as_version=4)
+        nbformat.validate(nb)
+    except Exception as error:  # anything a file can hold: one reason, no traceback
+        message = str(error).strip().splitlines()[0][:200] if str(error).strip() else ""
+        raise SubmissionProblem(f"not a readable notebook ({type(error).__name__}"
+                                + (f": {message})" if message else ")")) from None
+    return nb
+
+
+def reference_name(nb, path):
+    """The chapter a submission was made from: recorded by make-student, else its file name."""
+    recorded = nb.metadata.get(METADATA_KEY)
+    if recorded is None:
+        return Path(path).name
+    if not isinstance(recorded, dict) or not isinstance(recorded.get("source", ""), str):
+        raise SubmissionProblem(f"malformed metadata: the notebook's {METADATA_KEY} must be a mapping "
+                                f"with a 'source' file name, got {_short(recorded)}")
+    return recorded.get("source") or Path(path).name
+
+
+def _short(value, limit=60):
+    text = json.dumps(value, default=str)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _is_marker(line):
+    """Whether nbval would read ``line`` as a marker (or it looks like one, in any case)."""
+    stripped = line.strip()
+    if not stripped.startswith("#"):
+        return False
+    comment = stripped.lstrip("#").strip()
+    upper = comment.upper()
+    return comment in comment_markers or "NBVAL_" in upper or "PYTEST_VALIDATE_" in upper
+
+
+def strip_nbval_markers(source):
+    """``source`` without any line that nbval reads as a marker.
+
+    >>> print(strip_nbval_markers("# NBVAL_SKIP\\nx = 1\\n  #PYTEST_VALIDATE_IGNORE_OUTPUT"))
+    x = 1
+    """
+    return "\n".join(line for line in source.splitlines() if not _is_marker(line))
+
+
+def _exercise_key(cell, number):
+    """The (exercise, part) a submission's code cell claims to answer, or None."""
+    info = cell.metadata.get(METADATA_KEY)
+    if info is None:
+        return None
+    if not (isinstance(info, dict) and isinstance(info.get("exercise"), str)
+            and type(info.get("part")) is int):
+        raise SubmissionProblem(f"malformed metadata in Cell {number}: {METADATA_KEY} must hold "
+                                f"'exercise' (text) and 'part' (a whole number), got {_short(info)}")
+    return info["exercise"], info["part"]
+
+
+def _locate(submission):
+    """The submission's code cells, and the (exercise, part) each claims to answer (or None)."""
+    code_cells = [cell for cell in submission.cells if cell.cell_type == "code"]
+    return code_cells, [_exercise_key(cell, number) for number, cell in enumerate(code_cells)]
+
+
+def _describe(key):
+    exercise, part = key
+    return f"{exercise} (part {part + 1})" if part else exercise
+
+
+def _hidden_cell(check):
+    source = "\n".join([
+        CHECK_MARKER,
+        f"# hidden check {check.number} of {check.exercise}, run by the grader",
+        f'__import__("sys").modules["_kpca_grader"].run_hidden_check('
+        f"{check.exercise!r}, {check.number}, {check.source!r})",
+    ])
+    expected = check.expected
+    return new_code_cell(source, outputs=nbformat.from_dict(expected.outputs),
+                         execution_count=expected.execution_count)
+
+
+def setup_source():
+    """The grader's first cell: install the ``_kpca_grader`` helpers and save the pristine state."""
+    code = (Path(__file__).with_name("kernel_side.py")).read_text(encoding="utf-8")
+    return "\n".join([
+        "# grader setup: saves what the hidden checks restore (coursework.kernel_side)",
+        "import sys as _sys, types as _types",
+        '_module = _types.ModuleType("_kpca_grader")',
+        f"exec({code!r}, _module.__dict__)",
+        '_sys.modules["_kpca_grader"] = _module',
+        "_module.snapshot()",
+        "del _sys, _types, _module",
+    ])
+
+
+def build_run_notebook(submission, reference):
+    """The notebook that nbval runs for a submission.
+
+    Parameters
+    ----------
+    submission : nbformat.NotebookNode
+        The student's notebook, as read by :func:`read_submission`.
+    reference : coursework.reference.Reference
+        The chapter it was made from.
+
+    Returns
+    -------
+    plan : RunPlan
+
+    Raises
+    ------
+    SubmissionProblem
+        If the submission's exercise labels are malformed.
+    """
+    wanted = list(reference.graded) + [key for key in reference.hidden if key not in reference.graded]
+    code_cells, keys = _locate(submission)
+    problems, owner = [], {}
+    for key in wanted:
+        numbers = [number for number, claimed in enumerate(keys) if claimed == key]
+        if not numbers:
+            problems.append((key[0], f"graded cell of {_describe(key)} deleted"))
+        elif len(numbers) > 1:
+            shown = " and ".join(f"Cell {number}" for number in numbers)
+            problems.append((key[0], f"the graded cell of {_describe(key)} appears {len(numbers)} times "
+                                     f"({shown}): keep one (a copied cell keeps its exercise label)"))
+        else:
+            owner[numbers[0]] = key
+    cells, roles = [new_code_cell(setup_source())], [Role("setup")]
+    for number, cell in enumerate(code_cells):
+        source = strip_nbval_markers(cell.source)
+        key = owner.get(number)
+        if key in reference.graded:
+            expected = reference.graded[key]
+            cells.append(new_code_cell(f"{CHECK_MARKER}\n{source}", outputs=nbformat.from_dict(expected.outputs),
+                                       execution_count=expected.execution_count))
+            roles.append(Role("graded", key[0], number))
+        else:
+            cells.append(new_code_cell(source))
+            claimed = keys[number]
+            roles.append(Role("student", claimed[0] if claimed else None, number))
+        for check in reference.hidden.get(key, []) if key else []:
+            cells.append(_hidden_cell(check))
+            roles.append(Role("hidden", check.exercise, number, check.number))
+    metadata = {"kernelspec": {"name": KERNEL_NAME, "display_name": "grader", "language": "python"}}
+    return RunPlan(new_notebook(cells=cells, metadata=metadata), roles, problems)

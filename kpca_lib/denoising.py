@@ -1,0 +1,158 @@
+"""De-noising with a fitted kernel PCA: from projections back to input space.
+
+Two ways back, through one API (:meth:`PreimageMixin.denoise`):
+
+* the fixed-point iteration of Mika et al. (1999) for the Gaussian kernel,
+  solved per point (:mod:`kpca_lib.preimage`);
+* the learned pre-image map of Bakir et al. (2004), fitted once, for any
+  kernel (:mod:`kpca_lib.learned_preimage`), which is also
+  ``inverse_transform``.
+"""
+
+import numpy as np
+from sklearn.exceptions import NotFittedError
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from . import preimage
+from ._validation import check_n_components, check_projections
+from .kernels import Gaussian
+from .learned_preimage import fit_learned_preimage, learned_preimage
+
+__all__ = ["PreimageMixin"]
+
+_METHODS = ("fixed_point", "learned")
+_FLOAT_DTYPES = [np.float64, np.float32]
+
+
+class PreimageMixin:
+    """``inverse_transform`` and ``denoise`` for :class:`~kpca_lib.KernelPCA`.
+
+    Uses the fitted ``alphas_``, ``X_fit_``, ``n_components_`` and, for the
+    learned map, ``X_transformed_fit_`` and ``dual_coef_``.
+    """
+
+    def inverse_transform(self, Z):
+        """Map projections back to input space by the learned pre-image map.
+
+        Kernel ridge regression from projections to points (Bakir et al.,
+        2004), fitted with ``fit_inverse_transform=True``: the same as
+        scikit-learn's ``KernelPCA.inverse_transform`` with the same kernel
+        and ridge ``alpha``.
+
+        Parameters
+        ----------
+        Z : array-like of shape (n_samples, n_components)
+            Projections, as returned by :meth:`transform`.
+
+        Returns
+        -------
+        X_hat : ndarray of shape (n_samples, n_features)
+            The pre-images; float32 when Z is float32.
+        """
+        check_is_fitted(self)
+        self._check_learned()
+        Z = check_projections(Z, self.n_components_)
+        dtype = Z.dtype
+        X_hat = learned_preimage(Z, self.X_transformed_fit_, self.dual_coef_, self.kernel)
+        return X_hat.astype(dtype, copy=False)
+
+    def _check_learned(self):
+        if not self.fit_inverse_transform or not hasattr(self, "dual_coef_"):
+            raise NotFittedError(
+                "The learned pre-image map was not fitted: construct the model "
+                "with fit_inverse_transform=True (and a ridge alpha) and fit it."
+            )
+
+    def denoise(
+        self,
+        X,
+        n_components=None,
+        max_iter=100,
+        tol=1e-6,
+        Z0=None,
+        max_restarts=3,
+        random_state=0,
+        return_result=False,
+        return_history=False,
+        method="fixed_point",
+    ):
+        """De-noise samples: project them, then find pre-images in input space.
+
+        The projection ``P phi(x)`` on the first q components is mapped back
+        to input space by one of two methods:
+
+        * ``"fixed_point"``: the fixed-point iteration of Mika et al. (1999),
+          see :func:`kpca_lib.preimage.gaussian_fixed_point`. Needs the
+          Gaussian kernel.
+        * ``"learned"``: the learned pre-image map of Bakir et al. (2004),
+          see :meth:`inverse_transform`. Needs ``fit_inverse_transform=True``;
+          with q below ``n_components_`` the map is fitted anew on the first
+          q projections (one n x n solve).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The noisy samples.
+        n_components : int or None, default=None
+            Use the first q <= ``n_components_`` components, so that one fit
+            serves every q. ``None`` uses all of them.
+        max_iter, tol, Z0, max_restarts, random_state
+            Options of the fixed-point iteration, as in
+            :func:`~kpca_lib.preimage.gaussian_fixed_point`; ``Z0=None``
+            starts from ``X`` itself. Unused by the learned map.
+        return_result : bool, default=False
+            Return the full :class:`~kpca_lib.preimage.PreimageResult`
+            instead of the pre-images only (fixed point only).
+        return_history : bool, default=False
+            Record the iterates and the objective rho in the result, for
+            convergence plots; implies ``return_result`` (fixed point only).
+        method : {"fixed_point", "learned"}, default="fixed_point"
+            How the pre-images are found.
+
+        Returns
+        -------
+        Z : ndarray of shape (n_samples, n_features)
+            The pre-images (or the full result, see ``return_result``).
+        """
+        check_is_fitted(self)
+        if method not in _METHODS:
+            raise ValueError(f"method must be one of {_METHODS}, got {method!r}.")
+        q = check_n_components(n_components, self.n_components_, "the number of fitted components")
+        X = validate_data(self, X, dtype=_FLOAT_DTYPES, reset=False)
+        if method == "learned":
+            return self._denoise_learned(X, q, return_result or return_history)
+        options = dict(max_iter=max_iter, tol=tol, max_restarts=max_restarts, random_state=random_state)
+        result = self._denoise_fixed_point(X, q, X if Z0 is None else Z0, options, return_history)
+        if return_result or return_history:
+            return result
+        return result.Z.astype(X.dtype, copy=False)
+
+    def _denoise_fixed_point(self, X, q, Z0, options, return_history):
+        """Pre-images of the first q projections by the fixed-point iteration."""
+        if not isinstance(self.kernel, Gaussian):
+            raise TypeError(
+                "denoise needs the Gaussian kernel: the fixed-point iteration "
+                f"is derived for it, and this model uses {self.kernel!r}. "
+                "method='learned' works for every kernel."
+            )
+        beta = self._project(X)[:, :q]
+        gamma = preimage.gamma_weights(self.alphas_[:, :q], beta)
+        return preimage.gaussian_fixed_point(
+            self.X_fit_, gamma, self.kernel.c, Z0, return_history=return_history, **options
+        )
+
+    def _denoise_learned(self, X, q, wants_result):
+        """Pre-images of the first q projections by the learned map."""
+        if wants_result:
+            raise ValueError(
+                "return_result and return_history describe the fixed-point "
+                "iteration; method='learned' returns the pre-images only."
+            )
+        self._check_learned()
+        beta = self._project(X)[:, :q]
+        Z_fit = self.X_transformed_fit_[:, :q]
+        if q == self.n_components_:
+            dual_coef = self.dual_coef_
+        else:
+            dual_coef = fit_learned_preimage(Z_fit, np.asarray(self.X_fit_, dtype=np.float64), self.kernel, self.alpha)
+        return learned_preimage(beta, Z_fit, dual_coef, self.kernel).astype(X.dtype, copy=False)

@@ -1,0 +1,186 @@
+"""Code a dishonest student puts in a submission, one trick per constant (issue 13).
+
+Each is a regression test of the grader: a submission using it must FAIL
+(``tests/test_grading.py``). The tricks stay inside the grading run they
+belong to: they write only under their own grading folders, and touch no
+process outside their own chain of parents.
+"""
+
+# a trap set in the first cell: every later print shows the expected visible output
+PRINT_PATCH = """
+import builtins
+_real_print = builtins.print
+def _forged_print(*args, **kwargs):
+    _real_print("[42]")
+builtins.print = _forged_print
+print = _forged_print
+"""
+
+# a trap set in the first cell: a stub's NotImplementedError prints the expected text, and
+# nbval sees no error (IPython sends no error message for a custom handler)
+CUSTOM_EXCEPTION_HANDLER = """
+import sys
+def _handler(shell, etype, value, tb, tb_offset=None):
+    sys.stdout.write("[42]\\n")
+get_ipython().set_custom_exc((NotImplementedError, NameError, TypeError), _handler)
+"""
+
+# a trap set in the first cell: any cell mentioning a hidden check is replaced by a guess
+INPUT_TRANSFORMER = """
+def _rewrite(lines):
+    if any("hidden check" in line or "_kpca_grader" in line for line in lines):
+        return ["print([0.0, 0.0, 0.0, 0.0])\\n"]
+    return lines
+get_ipython().input_transformers_post.append(_rewrite)
+"""
+
+# configuration files that would make every later notebook pass, written into the
+# kernel's working folder and the two folders above it
+CONFTEST_WRITER = '''
+import pathlib
+CONFTEST = """
+import pytest
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    report.outcome = "passed"
+    report.longrepr = None
+"""
+INI = "[pytest]\\naddopts = -p no:nbval\\n"
+here = pathlib.Path.cwd()
+for folder in [here, here.parent, here.parent.parent]:
+    for name, text in [("conftest.py", CONFTEST), ("pytest.ini", INI), ("tox.ini", INI)]:
+        try:
+            (folder / name).write_text(text)
+        except OSError:
+            pass
+'''
+
+# a process that leaves the kernel's session and, for two minutes, rewrites every file
+# of its submission's folder and writes forged results into every file descriptor it can
+# open in its two parents (the runner's result pipe, the grader's output)
+DETACHED_FORGER = '''
+import glob, json, os, pathlib, time
+MARKER = "{marker}"
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        forged = json.dumps({{"event": "cell", "cell": 1, "when": "call", "outcome": "passed",
+                             "compared": True}}) + "\\nPASS  forged\\n"
+        parents, pid = [], os.getpid()
+        while pid > 1:
+            try:
+                pid = int(open(f"/proc/{{pid}}/stat").read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                break
+            parents.append(pid)
+        root = pathlib.Path.cwd().parent  # this submission's folder
+        deadline = time.time() + 120
+        while time.time() < deadline:  # MARKER keeps this loop findable in /proc
+            for path in root.rglob("*"):
+                try:
+                    if path.is_file():
+                        path.write_text(forged)
+                except OSError:
+                    pass
+            for parent in parents[:2]:  # the runner and the grader, nothing further up
+                for fd in glob.glob(f"/proc/{{parent}}/fd/*"):
+                    try:
+                        with open(fd, "w") as stream:
+                            stream.write(forged)
+                    except OSError:
+                        pass
+            time.sleep(0.05)
+        os._exit(0)
+    os._exit(0)
+os.wait()
+'''
+
+# a cell that never ends, after starting processes that try to outlive it
+HANG_WITH_CHILDREN = '''
+import os, subprocess, sys, time
+subprocess.Popen(["sleep", "{marker}"], start_new_session=True)
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        os.execv("/bin/sleep", ["sleep", "{marker}"])
+    os._exit(0)
+while True:
+    time.sleep(1)
+'''
+
+# kill the process that runs this notebook
+KILL_PARENT = '''
+import os, signal
+os.kill(os.getppid(), signal.SIGKILL)
+'''
+
+# in a sandbox, kill every process in sight (only when few are visible: never outside one)
+KILL_ALL = '''
+import os, signal
+visible = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
+if len(visible) < 20:
+    for pid in visible:
+        if pid != os.getpid():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+'''
+
+OUTPUT_FLOOD = '''
+for _ in range(30000):
+    print("x" * 100)
+'''
+
+# find the reference through /proc (the grader's --reference argument) or its known
+# path, and run the instructor's solution cells
+READ_REFERENCE = '''
+import json, os, pathlib
+def _candidates():
+    yield pathlib.Path("{reference}")
+    for pid in os.listdir("/proc"):
+        try:
+            argv = open(f"/proc/{{pid}}/cmdline").read().split("\\0")
+            cwd = os.readlink(f"/proc/{{pid}}/cwd")
+        except OSError:
+            continue
+        if "--reference" in argv:
+            yield pathlib.Path(cwd) / argv[argv.index("--reference") + 1]
+for folder in _candidates():
+    try:
+        chapter = json.loads((folder / "syn.ipynb").read_text())
+    except OSError:
+        continue
+    for cell in chapter["cells"]:
+        if "solution" in cell["metadata"].get("tags", []):
+            source = "".join(cell["source"])
+            exec(source.split("\\n\\n\\n")[0])
+    break
+'''
+
+# what the sandbox promises, checked from inside a kernel: any failure fails the notebook
+SANDBOX_PROBE = '''
+import os, socket, pathlib
+assert os.geteuid() != 0, "the kernel runs as root"
+for hidden in {hidden!r}:
+    assert not os.path.exists(hidden), f"{{hidden}} is visible"
+try:
+    socket.create_connection(("1.1.1.1", 53), timeout=2)
+except OSError:
+    pass
+else:
+    raise AssertionError("the network is reachable")
+for forbidden in ["/usr/kpca-probe", "/etc/kpca-probe", os.path.dirname(os.__file__) + "/kpca-probe"]:
+    try:
+        open(forbidden, "w")
+    except OSError:
+        pass
+    else:
+        raise AssertionError(f"{{forbidden}} is writable")
+pathlib.Path("scratch.txt").write_text("the working folder is writable")
+processes = [p for p in os.listdir("/proc") if p.isdigit()]
+assert len(processes) < 10, f"{{len(processes)}} processes are visible"
+assert os.environ.get("OPENBLAS_NUM_THREADS") == "{threads}", "BLAS settings did not reach the kernel"
+'''

@@ -1,0 +1,24 @@
+// Kernel PCA de-noising by the labs' numerics, for tests/test_labs_numerics.py:
+// reads {X_train, X_test, d, c, n_fit, q, n_iter} as JSON on stdin, writes the
+// eigenvalues, alphas, pre-images and convergence counts as JSON on stdout.
+"use strict";
+const path = require("node:path");
+const N = Object.assign({}, ...["linalg", "kernels", "preimage"].map((name) =>
+  require(path.join(__dirname, "..", "..", "_static", `kpca-labs-${name}.js`))));
+
+const input = JSON.parse(require("node:fs").readFileSync(0, "utf8"));
+const d = input.d, X = Float64Array.from(input.X_train), A = Float64Array.from(input.X_test);
+const n = X.length / d, m = A.length / d;
+const fit = N.kernelPCAFit(X, n, d, input.c, input.n_fit);
+const beta = N.kernelPCAProject(fit, A, m);
+const run = new N.FixedPointRun(X, n, d, N.gammaWeights(fit, beta, m, input.q), m, input.c, A);
+run.runTo(input.n_iter);
+process.stdout.write(JSON.stringify({
+  eigenvalues: Array.from(fit.eigenvalues),
+  alphas: Array.from(fit.alphas),
+  n_components: fit.nComponents,
+  lanczos: fit.lanczos,
+  Z: Array.from(run.at(input.n_iter)),
+  n_converged: run.convergedWithin(input.n_iter),
+  restarted: Array.from(run.restarts).map((r, a) => r > 0 || run.gaveUpAt[a] >= 0),
+}));

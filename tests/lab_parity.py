@@ -1,0 +1,261 @@
+"""What the browser labs must compute, from kpca_lib, and the checks against it.
+
+Shared by ``tests/test_labs_in_browser.py`` (a page written by the test) and
+``tests/test_book_in_browser.py`` (every lab of the built book). Each check
+sets a lab of an open page to a setting through its test hook
+(``window.kpcaLabs[i].set``), reads back what the page computed
+(``window.kpcaLabs[i].state``) and compares it with the library, on the data
+the page itself was sent. The tolerances are those of issue 16: eigenvalues
+within 1e-8 relative, pre-images within 1e-6, the same signs.
+"""
+
+import shutil
+import warnings
+from pathlib import Path
+
+import numpy as np
+from scipy.linalg import eigvalsh
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import Bunch
+
+from kpca_lib import PCA, Gaussian, KernelPCA, datasets, preimage
+
+ROOT = Path(__file__).resolve().parents[1]
+STATIC = ROOT / "_static"
+
+EIGENVALUE_RTOL = 1e-8
+PREIMAGE_ATOL = 1e-6
+ALPHA_RTOL = 1e-6  # relative to the largest |alpha|: same vectors, same signs
+
+
+def write_lab_page(directory, labs, title="labs"):
+    """A page holding the labs' HTML, with the book's _static files linked as Jupyter Book links them.
+
+    Returns the page's file name inside ``directory``.
+    """
+    directory = Path(directory)
+    shutil.copytree(STATIC, directory / "_static", dirs_exist_ok=True)
+    files = sorted(p.relative_to(directory).as_posix() for p in (directory / "_static").rglob("*"))
+    head = "".join(f'<link rel="stylesheet" href="{name}">' for name in files if name.endswith(".css"))
+    head += "".join(f'<script src="{name}"></script>' for name in files if name.endswith(".js"))
+    body = "".join(lab._repr_html_() for lab in labs)
+    (directory / "index.html").write_text(
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<link rel="icon" href="data:,"><title>{title}</title>{head}</head>'
+        f'<body style="max-width:1100px;margin:0 auto;padding:8px">{body}</body></html>'
+    )
+    return "index.html"
+
+
+# ---------------------------------------------------------------------------
+# the library's answers
+# ---------------------------------------------------------------------------
+
+
+def denoising_reference(payload, sigma, c, n_components, n_iter):
+    """What the de-noising lab must show for one setting, computed by kpca_lib."""
+    data = datasets.denoising_toy(sigma=sigma, random_state=payload["random_state"])
+    kpca = KernelPCA(
+        n_components=payload["max_components"], kernel=Gaussian(c=c), eigen_solver="dense"
+    ).fit(data.X_train)
+    q = n_components
+    beta = kpca.transform(data.X_test)
+    gamma = preimage.gamma_weights(kpca.alphas_[:, :q], beta[:, :q])
+    m = data.X_test.shape[0]
+    if n_iter == 0:
+        Z, converged, restarted = data.X_test, np.zeros(m, bool), np.zeros(m, bool)
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            result = preimage.gaussian_fixed_point(
+                data.X_train, gamma, c, data.X_test, max_iter=n_iter, tol=payload["tol"],
+                max_restarts=payload["max_restarts"],
+            )
+        Z, converged, restarted = result.Z, result.converged, result.n_restarts > 0
+    pca = PCA(n_components=2).fit(data.X_train)
+    components = pca.components_[:1]  # linear PCA keeps min(q, d - 1) = 1 component in 2-D
+    Z_linear = (data.X_test - pca.mean_) @ components.T @ components + pca.mean_
+    return Bunch(
+        data=data, kpca=kpca, q=q, c=c, eigenvalues=kpca.eigenvalues_, alphas=kpca.alphas_,
+        gamma=gamma, Z_kernel=Z, converged=converged, restarted=restarted, Z_linear=Z_linear,
+    )
+
+
+def click_reference(reference, start, mode, marked, n_iter, tol):
+    """kpca_lib's pre-image from a clicked start: of the clicked point itself, or of the marked test point."""
+    start = np.asarray(start, dtype=np.float64).reshape(1, -1)
+    if mode == "marked":
+        gamma = reference.gamma[marked : marked + 1]
+    else:
+        q = reference.q
+        gamma = preimage.gamma_weights(reference.alphas[:, :q], reference.kpca.transform(start)[:, :q])
+    if n_iter == 0:
+        return start
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return preimage.gaussian_fixed_point(
+            reference.data.X_train, gamma, reference.c, start, max_iter=n_iter, tol=tol
+        ).Z
+
+
+# ---------------------------------------------------------------------------
+# the checks, one per kind of lab
+# ---------------------------------------------------------------------------
+
+
+def lab_set(page, index, settings):
+    """Set lab ``index`` of the page and wait until it has computed; return its state."""
+    page.evaluate("([i, s]) => window.kpcaLabs[i].set(s)", [index, settings])
+    return page.evaluate("i => window.kpcaLabs[i].state", index)
+
+
+def lab_payload(page, index):
+    return page.evaluate(
+        """i => JSON.parse(window.kpcaLabs[i].element
+             .querySelector('script[type="application/json"]').textContent)""",
+        index,
+    )
+
+
+def relative_error(values, reference):
+    values, reference = np.asarray(values), np.asarray(reference)
+    return float(np.max(np.abs(values - reference) / np.abs(reference)))
+
+
+def check_denoising(page, index, settings_list=None):
+    """Parity of a de-noising lab with kpca_lib for several settings; returns the errors per setting."""
+    payload = lab_payload(page, index)
+    initial = payload["settings"]
+    if settings_list is None:
+        settings_list = [
+            dict(initial),
+            {"sigma": payload["sigmas"][0], "c": 0.01, "n_components": 2, "n_iter": 2},
+            {"sigma": 0.2, "c": 0.16, "n_components": 4, "n_iter": 15},
+            {"sigma": 0.4, "c": 0.64, "n_components": 12, "n_iter": 50},
+            {"sigma": 0.8, "c": 2.56, "n_components": 1, "n_iter": 0},
+            {"sigma": 0.1, "c": 0.3, "n_components": 7, "n_iter": 1},
+        ]
+        settings_list = [s for s in settings_list if s["sigma"] in payload["sigmas"]]
+    report = []
+    for settings in settings_list:
+        settings = {"width_rule": False, **settings}
+        state = lab_set(page, index, settings)
+        assert state["sigma"] == settings["sigma"] and state["c"] == settings["c"], state
+        q, n_iter = state["n_components"], state["n_iter"]
+        assert q == settings["n_components"] and n_iter == settings["n_iter"]
+        reference = denoising_reference(payload, state["sigma"], state["c"], q, n_iter)
+        n = reference.data.X_train.shape[0]
+        alphas = np.array(state["alphas"]).reshape(n, state["n_fitted"])[:, :q]
+        Z = np.array(state["Z_kernel"]).reshape(-1, 2)
+        # restarts draw from numpy's generator in the library and from the page's own
+        kept = ~reference.restarted
+        kept[state["restarted"]] = False
+        errors = {
+            "setting": f"sigma={state['sigma']} c={state['c']} q={q} iterations={n_iter}",
+            "eigenvalues": relative_error(state["eigenvalues"], reference.eigenvalues),
+            "alphas": float(np.max(np.abs(alphas - reference.alphas[:, :q])) / np.abs(reference.alphas[:, :q]).max()),
+            "pre-images": float(np.max(np.abs(Z - reference.Z_kernel)[kept])),
+            "linear PCA": float(np.max(np.abs(np.array(state["Z_linear"]).reshape(-1, 2) - reference.Z_linear))),
+            "converged": (state["n_converged"], int(reference.converged.sum())),
+            "restarted": int((~kept).sum()),
+        }
+        report.append(errors)
+        assert state["n_fitted"] == payload["max_components"]
+        assert errors["eigenvalues"] <= EIGENVALUE_RTOL, errors
+        assert errors["alphas"] <= ALPHA_RTOL, errors
+        assert errors["pre-images"] <= PREIMAGE_ATOL, errors
+        assert errors["linear PCA"] <= 1e-10, errors
+        assert state["n_converged"] == int(reference.converged.sum()), errors
+        mse_kernel = float(np.mean(np.sum((reference.Z_kernel - reference.data.X_test_clean) ** 2, axis=1)))
+        if kept.all():
+            assert abs(state["mse_kernel"] - mse_kernel) <= 1e-6, (state["mse_kernel"], mse_kernel)
+    page.evaluate("([i, s]) => window.kpcaLabs[i].set(s)", [index, initial])
+    return report
+
+
+def check_gram(page, index, c_values=None):
+    """Parity of a Gram-spectrum lab with kpca_lib's Gaussian kernel and scipy's eigvalsh."""
+    payload = lab_payload(page, index)
+    X = np.array(payload["X"]).reshape(-1, payload["n_features"])
+    low, high = payload["c_range"]
+    if c_values is None:
+        c_values = [payload["settings"]["c"], low, float(np.sqrt(low * high)), high]
+    report = []
+    for c in c_values:
+        state = lab_set(page, index, {"c": c})
+        K = Gaussian(c=c)(X)
+        eigenvalues = eigvalsh(K)[::-1]
+        ours = np.array(state["eigenvalues"])
+        largest = eigenvalues[0]
+        significant = eigenvalues >= 1e-4 * largest
+        errors = {
+            "setting": f"c={c}",
+            "K": float(np.max(np.abs(np.array(state["K"]).reshape(K.shape) - K))),
+            "eigenvalues (relative, above 1e-4 of the largest)": relative_error(ours[significant], eigenvalues[significant]),
+            "eigenvalues (absolute, all, over the largest)": float(np.max(np.abs(ours - eigenvalues)) / largest),
+        }
+        report.append(errors)
+        assert state["c"] == c
+        assert errors["K"] <= 1e-13, errors
+        assert errors["eigenvalues (relative, above 1e-4 of the largest)"] <= EIGENVALUE_RTOL, errors
+        assert errors["eigenvalues (absolute, all, over the largest)"] <= 1e-11, errors
+    page.evaluate("([i, s]) => window.kpcaLabs[i].set(s)", [index, payload["settings"]])
+    return report
+
+
+def check_pca(page, index, angles=(0.0, 30.0, 90.0, 137.5)):
+    """Parity of a PCA lab with kpca_lib.PCA, and the identity w^T C w + error = tr(C)."""
+    payload = lab_payload(page, index)
+    X = np.array(payload["X"]).reshape(-1, 2)
+    pca = PCA(n_components=2).fit(X)
+    X_centred = X - pca.mean_
+    report = []
+    for angle in angles:
+        state = lab_set(page, index, {"angle": angle})
+        w = np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
+        projections = X_centred @ w
+        variance = float(np.mean(projections**2))
+        error = float(np.mean(np.sum((X_centred - np.outer(projections, w)) ** 2, axis=1)))
+        trace = float(np.sum(X_centred**2) / X.shape[0])
+        errors = {
+            "setting": f"angle={angle}",
+            "eigenvalues": relative_error(state["eigenvalues"], pca.explained_variance_),
+            "components": float(np.max(np.abs(np.array(state["components"]).reshape(2, 2) - pca.components_))),
+            "variance": abs(state["variance"] - variance) / trace,
+            "error": abs(state["error"] - error) / trace,
+            "sum - trace": abs(state["variance"] + state["error"] - state["trace"]) / trace,
+        }
+        report.append(errors)
+        assert errors["eigenvalues"] <= EIGENVALUE_RTOL, errors
+        assert errors["components"] <= 1e-10, errors
+        assert max(errors["variance"], errors["error"], errors["sum - trace"]) <= 1e-12, errors
+        assert abs(state["trace"] - trace) <= 1e-12 * trace
+    page.evaluate("([i, s]) => window.kpcaLabs[i].set(s)", [index, payload["settings"]])
+    return report
+
+
+CHECKS = {"denoising": check_denoising, "gram-spectrum": check_gram, "pca": check_pca}
+
+
+def check_every_lab(page):
+    """Run the parity check of every lab mounted on the page; returns {index: (kind, report)}."""
+    page.wait_for_function("() => window.kpcaLabs !== undefined")
+    count = page.locator(".kpca-lab").count()
+    page.wait_for_function("n => window.kpcaLabs.length === n", arg=count)
+    page.evaluate("() => Promise.all(window.kpcaLabs.map(lab => lab.whenIdle()))")
+    kinds = page.evaluate("() => window.kpcaLabs.map(lab => lab.kind)")
+    return {index: (kind, CHECKS[kind](page, index)) for index, kind in enumerate(kinds)}
+
+
+def format_report(title, report):
+    """The errors of a check as lines for the test's printed output."""
+    lines = [title]
+    for errors in report:
+        lines.append(
+            "  " + ", ".join(
+                f"{key} {value:.1e}" if isinstance(value, float) else f"{key} {value}"
+                for key, value in errors.items()
+            )
+        )
+    return "\n".join(lines)

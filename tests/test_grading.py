@@ -1,0 +1,426 @@
+"""Grading end to end: ``python -m coursework grade`` on folders of real submissions.
+
+Each attack of issue 13 is a submission that must get a FAIL line; solved
+notebooks (also renamed, reordered, with scratch cells, under a second BLAS
+configuration) must PASS; a hostile submission must not stop the next one
+from being graded. Grading spawns a kernel per notebook, so the grading runs
+of this module are all started at once, in the background, by the ``runs``
+fixture, and each test reads the output of the run it needs.
+
+The isolation is the grader's default for the user running the tests (a
+normal user: none; root: the sandbox, or the kernel run as nobody), except in
+the ``sandbox`` run (``--sandbox``), skipped where bubblewrap cannot make a
+sandbox. Attacks that only a sandbox can stop (reading the reference, killing
+every process in sight) are checked there.
+"""
+
+import copy
+import csv
+import os
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell
+
+import coursework_attacks as attacks
+from coursework import make_student_notebook
+from coursework.exercises import CHECK_MARKER, METADATA_KEY
+from coursework.sandbox import GraderError, choose_isolation
+from coursework_notebooks import (graded_chapter, shown_outputs, solved, stubs, with_first_cell,
+                                  with_sources)
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTER_1 = ROOT / "chapters" / "01_pca.ipynb"
+# the second BLAS configuration of CI (.ci/run): SSE kernels and one thread
+SECOND_BLAS = {"OPENBLAS_CORETYPE": "Nehalem", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+MARKER = f"3000.{uuid.uuid4().int % 10**6:06d}"  # a sleep duration no other process uses
+
+
+class Run:
+    """A grading run started in the background; :meth:`result` waits for it."""
+
+    def __init__(self, folder, submissions, reference, arguments=(), environment=None, command=None):
+        self.folder = folder
+        (folder / "tmp").mkdir(parents=True)
+        for name, content in submissions.items():
+            target = folder / "submissions" / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, Path):
+                target.symlink_to(content)
+            elif isinstance(content, str):
+                target.write_text(content)
+            else:
+                nbformat.write(content, target)
+        self.report = folder / "report.csv"
+        command = command or [sys.executable, "-m", "coursework", "grade", "submissions",
+                              "--reference", str(reference), "--report", str(self.report), *arguments]
+        environment = {**os.environ, "TMPDIR": str(folder / "tmp"), **(environment or {})}
+        started = time.monotonic()
+        self.process = subprocess.Popen(command, cwd=folder, env=environment, text=True,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self._result, self._output = None, None
+
+        def wait():
+            self._output = self.process.communicate(timeout=900)
+            self.seconds = time.monotonic() - started
+
+        self._waiting = threading.Thread(target=wait, daemon=True)
+        self._waiting.start()
+
+    def result(self):
+        if self._result is None:
+            self._waiting.join()
+            stdout, stderr = self._output
+            lines = {}
+            for line in stdout.splitlines():
+                verdict, _, rest = line.partition("  ")
+                if verdict in ("PASS", "FAIL"):
+                    name, _, reasons = rest.partition("  ")
+                    lines[name] = (verdict, reasons)
+            rows = list(csv.DictReader(self.report.open())) if self.report.exists() else []
+            self._result = (self.process.returncode, lines, stdout, stderr, rows)
+        return self._result
+
+    def verdict(self, name):
+        returncode, lines, stdout, stderr, _ = self.result()
+        assert name in lines, f"no line for {name}:\n{stdout}\n{stderr}"
+        return lines[name]
+
+    def exercise(self, name, exercise):
+        rows = [row for row in self.result()[4] if row["file"] == name and row["exercise"] == exercise]
+        assert len(rows) == 1, rows
+        return rows[0]["result"], rows[0]["reason"]
+
+
+def sandbox_problem():
+    try:
+        return None if choose_isolation(True).mode == "bwrap" else "bubblewrap is not usable here"
+    except GraderError as error:
+        return str(error)
+
+
+def synthetic_submissions(student, chapter, reference):
+    """The submissions of the ``attacks`` run: name -> notebook (or text, or a symbolic link)."""
+    done = solved(student, chapter)
+    wrong_ex2 = f"{CHECK_MARKER}\nprint(x + 2)"
+    no_graded = copy.deepcopy(done)
+    for stub in stubs(no_graded):
+        del stub.metadata[METADATA_KEY]["graded"]
+    metadata_string = copy.deepcopy(done)
+    metadata_string.metadata[METADATA_KEY] = "x"
+    metadata_list = copy.deepcopy(done)
+    stubs(metadata_list)[0].metadata[METADATA_KEY]["exercise"] = ["syn-ex1"]
+    skip_tag = with_sources(student, f"{CHECK_MARKER}\n# PYTEST_VALIDATE_IGNORE_OUTPUT\n"
+                                     f"# NBVAL_RAISES_EXCEPTION\n{stubs(student)[0].source}", wrong_ex2)
+    stubs(skip_tag)[1].metadata["tags"] = ["solution", "nbval-skip"]
+    unrun = with_sources(student, None, wrong_ex2)
+    stubs(unrun)[0].metadata["tags"] = ["solution", "raises-exception", "nbval-ignore-output"]
+    stubs(unrun)[1].execution_count, stubs(unrun)[1].outputs = None, []
+    shown = [f"{CHECK_MARKER}\nprint({text!r}, end='')" for text in shown_outputs(student)]
+    forged_function = f"{CHECK_MARKER}\ndef double(values):\n    return [21]\n\nprint(double([x]))"
+    return {
+        "a0_conftest/syn.ipynb": with_first_cell(student, attacks.CONFTEST_WRITER),
+        "a1_forger/syn.ipynb": with_first_cell(student, attacks.DETACHED_FORGER.format(marker=MARKER)),
+        "a2_kill_parent/syn.ipynb": with_first_cell(student, attacks.KILL_PARENT),
+        "c_names/01 pca ünï::v2[1].ipynb": done,
+        "c_names/new\nline.ipynb": "{ not json",
+        "d_markers_skip/syn.ipynb": with_sources(student, stubs(student)[0].source + "\n# NBVAL_SKIP",
+                                                 f"{wrong_ex2}\n#NBVAL_IGNORE_OUTPUT"),
+        "d_markers_ignore/syn.ipynb": skip_tag,
+        "d_markers_unrun/syn.ipynb": unrun,
+        "e_shown_output/syn.ipynb": with_sources(student, *shown),
+        "f_print_patch/syn.ipynb": with_first_cell(with_sources(student, forged_function),
+                                                   attacks.PRINT_PATCH + attacks.INPUT_TRANSFORMER),
+        "f_custom_exception/syn.ipynb": with_first_cell(student, attacks.CUSTOM_EXCEPTION_HANDLER),
+        "g_flood/syn.ipynb": with_first_cell(done, attacks.OUTPUT_FLOOD),
+        "j_metadata_no_graded/syn.ipynb": no_graded,
+        "j_metadata_string/syn.ipynb": metadata_string,
+        "j_metadata_list/syn.ipynb": metadata_list,
+        "k_not_json/syn.ipynb": "{ not json",
+        "k_symlink/syn.ipynb": reference / "syn.ipynb",
+        "l_read_reference/syn.ipynb": with_first_cell(
+            with_sources(student, f"{CHECK_MARKER}\nprint(double([x]).tolist())", f"{CHECK_MARKER}\nprint(x + 1)"),
+            attacks.READ_REFERENCE.format(reference=reference)),
+        # graded last; it reuses a name the hidden check uses (float): the check still works
+        "n_solved_last/syn.ipynb": with_first_cell(done, "float = None"),
+    }
+
+
+def chapter_1_submissions(student, chapter):
+    """Alice solved both (with scratch cells, in her own order), Bob handed the notebook back
+    as received, Carol forgot the ``+ 1`` that turns an index into a count, Dan printed
+    the outputs he was shown."""
+    alice = solved(student, chapter)
+    first, second = (alice.cells.index(stub) for stub in stubs(alice))
+    alice.cells[first], alice.cells[second] = alice.cells[second], alice.cells[first]
+    alice.cells.insert(first, new_code_cell("scratch = [1, 2]\nprint('scratch', len(scratch))"))
+    alice.cells.append(new_code_cell("def helper():\n    return 3\n\nprint(helper())"))
+    done = solved(student, chapter)
+    carol = with_sources(done, stubs(done)[0].source.replace("fraction) + 1)", "fraction))"))
+    dan = with_sources(student, *[f"{CHECK_MARKER}\nprint({text!r}, end='')" for text in shown_outputs(student)])
+    return {"alice/01_pca.ipynb": alice, "bob/01_pca.ipynb": student, "carol/01_pca.ipynb": carol,
+            "dan/01_pca.ipynb": dan}
+
+
+# grading with the kernel run as the grader's user, even by root (only a test does this)
+PLAIN_DRIVER = """
+import sys
+from coursework.execution import Limits
+from coursework.grading import grade
+from coursework.processes import become_subreaper
+from coursework.sandbox import Isolation
+become_subreaper()
+outcomes = grade("submissions", sys.argv[1], report="report.csv", isolation=Isolation("plain"))
+sys.exit(1 if any(not outcome.verdict.passed for outcome in outcomes) else 0)
+"""
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Every grading run of this module, started at once."""
+    base = tmp_path_factory.mktemp("grading")
+    synthetic = graded_chapter()
+    synthetic_student = make_student_notebook(synthetic, name="syn.ipynb")
+    (base / "reference").mkdir()
+    nbformat.write(synthetic, base / "reference" / "syn.ipynb")
+    chapter = nbformat.read(CHAPTER_1, as_version=4)
+    student = make_student_notebook(chapter, name=CHAPTER_1.name)
+    (base / "chapters").mkdir()
+    nbformat.write(chapter, base / "chapters" / CHAPTER_1.name)
+    started = {
+        "attacks": Run(base / "attacks", synthetic_submissions(synthetic_student, synthetic, base / "reference"),
+                       base / "reference", ["--jobs", "2", "--max-output-mb", "1"]),
+        "hang": Run(base / "hang", {
+            "a_hang/syn.ipynb": with_first_cell(synthetic_student, attacks.HANG_WITH_CHILDREN.format(marker=MARKER)),
+            "b_solved/syn.ipynb": solved(synthetic_student, synthetic)}, base / "reference", ["--timeout", "20"]),
+        "chapter_1": Run(base / "chapter_1", chapter_1_submissions(student, chapter), base / "chapters",
+                         ["--jobs", "2"]),
+    }
+    probe = with_first_cell(solved(student, chapter), "import threadpoolctl\nassert {'Nehalem'} <= "
+                            "{str(pool.get('architecture')) for pool in threadpoolctl.threadpool_info()}, "
+                            "threadpoolctl.threadpool_info()\n")
+    started["second_blas"] = Run(base / "second_blas", {"01_pca.ipynb": probe}, base / "chapters",
+                                 environment=SECOND_BLAS)
+    if sandbox_problem() is None:
+        hidden = [str(base / "reference"), str(base / "sandbox" / "submissions"), str(ROOT / "chapters"),
+                  str(ROOT / ".git"), str(Path.home() / ".bash_history")]
+        probe = with_first_cell(solved(synthetic_student, synthetic),
+                                attacks.SANDBOX_PROBE.format(hidden=hidden, threads="1"))
+        started["sandbox"] = Run(base / "sandbox", {
+            "d_probe/syn.ipynb": probe,
+            "b_read_reference/syn.ipynb": synthetic_submissions(
+                synthetic_student, synthetic, base / "reference")["l_read_reference/syn.ipynb"],
+            "c_kill_all/syn.ipynb": with_first_cell(synthetic_student, attacks.KILL_ALL),
+        }, base / "reference", ["--sandbox", "--jobs", "2"], environment={"OPENBLAS_NUM_THREADS": "1"})
+    if os.geteuid() == 0:  # the default isolation of root is not plain: check plain mode too
+        started["plain"] = Run(base / "plain", {
+            "a_conftest/syn.ipynb": with_first_cell(synthetic_student, attacks.CONFTEST_WRITER),
+            "b_handed_out/syn.ipynb": synthetic_student,
+            "c_solved/syn.ipynb": solved(synthetic_student, synthetic),
+        }, base / "reference", command=[sys.executable, "-c", PLAIN_DRIVER, str(base / "reference")])
+    yield started
+    if os.environ.get("KPCA_SHOW_RUNS"):
+        for name, run in started.items():
+            print(name, f"{run.seconds:.1f} s", run.result()[2], run.result()[3])
+    for run in started.values():
+        if run.process.poll() is None:
+            run.process.kill()
+
+
+def living_processes_with(marker):
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker in command and state != "Z" and int(pid) != os.getpid():
+            found.append((pid, command))
+    return found
+
+
+# ---------------------------------------------------------------- solved notebooks pass
+
+
+def test_solved_notebooks_pass_whatever_their_file_names(runs):
+    attacks_run = runs["attacks"]
+    for name in ["c_names/01 pca ünï::v2[1].ipynb", "n_solved_last/syn.ipynb", "j_metadata_no_graded/syn.ipynb"]:
+        assert attacks_run.verdict(name) == ("PASS", ""), name
+    assert attacks_run.exercise("n_solved_last/syn.ipynb", "syn-ex1") == ("PASS", "")
+
+
+def test_solved_chapter_1_passes_with_reordered_and_inserted_scratch_cells(runs):
+    assert runs["chapter_1"].verdict("alice/01_pca.ipynb") == ("PASS", "")
+
+
+def test_solved_notebook_passes_grading_under_a_second_blas_configuration(runs):
+    # the notebook asserts that the kernel runs OpenBLAS's Nehalem kernels: the
+    # variables reach the student's kernel through the grader (and any sandbox)
+    returncode, lines, stdout, stderr, rows = runs["second_blas"].result()
+    assert returncode == 0, stdout + stderr
+    assert lines == {"01_pca.ipynb": ("PASS", "")}
+    assert [row["result"] for row in rows] == ["PASS", "PASS", "PASS"]
+
+
+# ---------------------------------------------------------------- wrong or missing answers fail
+
+
+def test_chapter_1_as_handed_out_or_wrong_fails_naming_the_cells(runs):
+    chapter_1 = runs["chapter_1"]
+    assert chapter_1.verdict("bob/01_pca.ipynb") == ("FAIL", (
+        "Cell 11 (exercise ch1-ex3): raised NotImplementedError; hidden check 1 of ch1-ex3: raised "
+        "NotImplementedError; Cell 12 (exercise ch1-ex4): raised NotImplementedError; hidden check 1 of "
+        "ch1-ex4: raised NotImplementedError"))
+    # one answer off by one: its visible check and its hidden check differ, the other exercise passes
+    assert chapter_1.verdict("carol/01_pca.ipynb") == ("FAIL", (
+        "Cell 11 (exercise ch1-ex3): output differs from the reference; "
+        "hidden check 1 of ch1-ex3: output differs from the reference"))
+    assert chapter_1.exercise("carol/01_pca.ipynb", "ch1-ex4") == ("PASS", "")
+    returncode, _, _, stderr, _ = chapter_1.result()
+    assert returncode == 1
+    assert "no hidden check" not in stderr  # chapter 1 is in the function convention
+
+
+# ---------------------------------------------------------------- the attacks of issue 13
+
+
+def test_attack_nbval_markers_added_to_graded_cells_fail(runs):
+    # NBVAL_SKIP; IGNORE_OUTPUT after the check marker; PYTEST_VALIDATE_IGNORE_OUTPUT;
+    # RAISES_EXCEPTION: each on a graded cell whose answer is missing or wrong
+    attacks_run = runs["attacks"]
+    for name in ["d_markers_skip/syn.ipynb", "d_markers_ignore/syn.ipynb"]:
+        assert attacks_run.verdict(name)[0] == "FAIL"
+        assert attacks_run.exercise(name, "syn-ex1")[0] == "FAIL"
+        assert attacks_run.exercise(name, "syn-ex2") == (
+            "FAIL", "Cell 2 (exercise syn-ex2): output differs from the reference")
+
+
+def test_attack_nbval_tags_and_an_unrun_graded_cell_fail(runs):
+    # tags nbval-skip, raises-exception, nbval-ignore-output; execution count removed
+    attacks_run = runs["attacks"]
+    assert attacks_run.exercise("d_markers_ignore/syn.ipynb", "syn-ex2")[0] == "FAIL"  # nbval-skip tag
+    assert attacks_run.exercise("d_markers_unrun/syn.ipynb", "syn-ex1") == (
+        "FAIL", "Cell 1 (exercise syn-ex1): raised NotImplementedError; "
+                "hidden check 1 of syn-ex1: raised NotImplementedError")
+    assert attacks_run.exercise("d_markers_unrun/syn.ipynb", "syn-ex2")[0] == "FAIL"
+
+
+def test_attack_printing_the_shown_output_fails_where_there_is_a_hidden_check(runs):
+    attacks_run = runs["attacks"]
+    assert attacks_run.exercise("e_shown_output/syn.ipynb", "syn-ex1") == (
+        "FAIL", "hidden check 1 of syn-ex1: raised NameError: name 'double' is not defined")
+    # not protected: an exercise without hidden check is graded by its visible output only
+    assert attacks_run.exercise("e_shown_output/syn.ipynb", "syn-ex2") == ("PASS", "")
+    assert "note: syn.ipynb: syn-ex2 has no hidden check and is graded by the visible output only" \
+        in attacks_run.result()[3]
+    assert runs["chapter_1"].verdict("dan/01_pca.ipynb") == ("FAIL", (
+        "hidden check 1 of ch1-ex3: raised NameError: name 'smallest_q' is not defined; "
+        "hidden check 1 of ch1-ex4: raised NameError: name 'projection_covariance' is not defined"))
+
+
+def test_attack_print_patch_and_input_transformer_fail(runs):
+    verdict, reasons = runs["attacks"].verdict("f_print_patch/syn.ipynb")
+    assert verdict == "FAIL"
+    assert "hidden check 1 of syn-ex1: output differs from the reference" in reasons
+
+
+def test_attack_custom_exception_handler_fails(runs):
+    # the visible check "passes" (the handler prints the shown output and hides the
+    # error from nbval); the hidden check runs after a reset of the handler
+    assert runs["attacks"].exercise("f_custom_exception/syn.ipynb", "syn-ex1") == (
+        "FAIL", "hidden check 1 of syn-ex1: raised NotImplementedError")
+
+
+def test_attack_reading_the_reference_fails_in_the_sandbox(runs):
+    if "sandbox" not in runs:
+        pytest.skip(f"no sandbox here: {sandbox_problem()}")
+    assert runs["sandbox"].verdict("b_read_reference/syn.ipynb")[0] == "FAIL"
+    # without a sandbox the kernel runs as the instructor and can read the reference:
+    # the instructor guide says so; this checks that the attack itself works
+    _, _, _, stderr, _ = runs["attacks"].result()
+    expected = "PASS" if "isolation: no sandbox" in stderr else "FAIL"
+    assert runs["attacks"].verdict("l_read_reference/syn.ipynb")[0] == expected
+
+
+def test_attack_conftest_in_the_scratch_folder_changes_nothing(runs):
+    attacks_run = runs["attacks"]
+    assert attacks_run.verdict("a0_conftest/syn.ipynb")[0] == "FAIL"
+    # every later unsolved or wrong notebook still fails, solved ones pass
+    assert attacks_run.verdict("d_markers_skip/syn.ipynb")[0] == "FAIL"
+    assert attacks_run.exercise("e_shown_output/syn.ipynb", "syn-ex1")[0] == "FAIL"
+    assert attacks_run.verdict("n_solved_last/syn.ipynb") == ("PASS", "")
+
+
+def test_attack_detached_process_changes_no_result_and_does_not_survive(runs):
+    returncode, lines, stdout, stderr, rows = runs["attacks"].result()
+    assert lines["a1_forger/syn.ipynb"][0] == "FAIL"
+    assert "forged" not in stdout
+    # the report agrees line by line with what was printed
+    printed = {name: verdict for name, (verdict, _) in lines.items()}
+    assert {row["file"]: row["result"] for row in rows if row["exercise"] == "(notebook)"} == printed
+    assert living_processes_with(MARKER) == []
+
+
+def test_bad_metadata_and_unreadable_files_get_one_line_each(runs):
+    attacks_run = runs["attacks"]
+    assert attacks_run.verdict("j_metadata_string/syn.ipynb") == ("FAIL", (
+        "malformed metadata: the notebook's kpca_coursework must be a mapping with a 'source' "
+        "file name, got \"x\""))
+    assert attacks_run.verdict("j_metadata_list/syn.ipynb") == ("FAIL", (
+        "malformed metadata in Cell 1: kpca_coursework must hold 'exercise' (text) and 'part' "
+        "(a whole number), got {\"exercise\": [\"syn-ex1\"], \"graded\": true, \"part\": 0}"))
+    verdict, reasons = attacks_run.verdict("k_not_json/syn.ipynb")
+    assert verdict == "FAIL" and reasons.startswith("not a readable notebook (NotJSONError")
+    assert attacks_run.verdict("c_names/new\\nline.ipynb")[0] == "FAIL"
+    assert attacks_run.verdict("k_symlink/syn.ipynb") == ("FAIL", "is a symbolic link, not a notebook file")
+    returncode, lines, stdout, stderr, _ = attacks_run.result()
+    assert returncode == 1
+    passed = 4 if "isolation: no sandbox" in stderr else 3  # l_read_reference: see below
+    assert stdout.splitlines()[-1] == f"19 notebooks: {passed} passed, {19 - passed} failed"
+    assert "Traceback" not in stdout + stderr
+
+
+def test_a_submission_that_kills_its_runner_fails_and_the_next_is_graded(runs):
+    verdict, reasons = runs["attacks"].verdict("a2_kill_parent/syn.ipynb")
+    assert verdict == "FAIL"
+    assert runs["attacks"].verdict("c_names/01 pca ünï::v2[1].ipynb") == ("PASS", "")
+
+
+def test_output_over_the_cap_fails(runs):
+    verdict, reasons = runs["attacks"].verdict("g_flood/syn.ipynb")
+    assert verdict == "FAIL" and "output exceeds the cap of 1 MB" in reasons, reasons
+
+
+def test_hanging_submission_times_out_leaves_no_process_and_the_next_is_graded(runs):
+    hang = runs["hang"]
+    verdict, reasons = hang.verdict("a_hang/syn.ipynb")
+    assert verdict == "FAIL" and reasons.startswith("timed out after 20 s"), reasons
+    assert hang.verdict("b_solved/syn.ipynb") == ("PASS", "")
+    time.sleep(0.5)
+    assert living_processes_with(MARKER) == []
+
+
+def test_sandbox_hides_the_reference_the_network_and_the_system(runs):
+    if "sandbox" not in runs:
+        pytest.skip(f"no sandbox here: {sandbox_problem()}")
+    sandbox = runs["sandbox"]
+    assert sandbox.verdict("c_kill_all/syn.ipynb")[0] == "FAIL"
+    assert sandbox.verdict("d_probe/syn.ipynb") == ("PASS", "")  # graded after the killer
+    assert "isolation: bubblewrap sandbox" in sandbox.result()[3]
+
+
+def test_plain_mode_ignores_a_conftest_and_grades_every_notebook(runs):
+    if "plain" not in runs:
+        pytest.skip("not root: the attacks run used plain mode already")
+    plain = runs["plain"]
+    assert plain.verdict("a_conftest/syn.ipynb")[0] == "FAIL"
+    assert plain.verdict("b_handed_out/syn.ipynb")[0] == "FAIL"
+    assert plain.verdict("c_solved/syn.ipynb") == ("PASS", "")
+    assert "isolation: no sandbox" in plain.result()[3]

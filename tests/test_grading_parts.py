@@ -1,0 +1,309 @@
+"""The grader's parts, without a kernel: reading submissions, the run notebook, verdicts, reports, processes, sandbox.
+
+The run notebook is checked with nbval's own parser of markers and tags
+(an independent oracle): in what the grader runs, exactly the graded cells
+and hidden checks are compared, and nothing is skipped or allowed to raise.
+"""
+
+import csv
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_output
+from nbval.plugin import find_comment_markers, find_metadata_tags
+
+from coursework import make_student_notebook
+from coursework.execution import Limits, RunResult
+from coursework.exercises import CHECK_MARKER, METADATA_KEY
+from coursework.grading import Outcome
+from coursework.preparation import (SubmissionProblem, build_run_notebook, read_submission,
+                                    reference_name, strip_nbval_markers)
+from coursework.reference import extract_reference
+from coursework.report import shown_name, student_of, write_report
+from coursework.results import Verdict, interpret
+from coursework.sandbox import Isolation, bwrap_arguments, kernel_environment
+from coursework_notebooks import graded_chapter, hidden_answer, solved, stubs, with_sources
+
+MARKERS = ["# NBVAL_SKIP", "#NBVAL_IGNORE_OUTPUT", "   ## PYTEST_VALIDATE_IGNORE_OUTPUT  ",
+           "# NBVAL_RAISES_EXCEPTION", "# nbval_check_output", "# NBVAL_CHECK_OUTPUT"]
+NBVAL_TAGS = ["nbval-skip", "nbval-ignore-output", "raises-exception", "nbval-raises-exception",
+              "nbval-check-output"]
+
+
+@pytest.fixture
+def chapter():
+    chapter = graded_chapter()
+    return chapter, make_student_notebook(chapter, name="syn.ipynb"), extract_reference(chapter, "syn.ipynb")
+
+
+def nbval_options(cell):
+    """What nbval would do with a cell: its options from tags and comment markers."""
+    options = dict(find_metadata_tags(cell.metadata))
+    options.update(dict(find_comment_markers(cell.source)))
+    return options
+
+
+def hostile(student):
+    """Every nbval marker and tag on every code cell, and a stale output everywhere."""
+    changed = with_sources(student, *[f"{stub.source}\n" + "\n".join(MARKERS) for stub in stubs(student)])
+    for cell in changed.cells:
+        if cell.cell_type == "code":
+            cell.source = "\n".join([*MARKERS, cell.source])
+            cell.metadata["tags"] = [*cell.metadata.get("tags", []), *NBVAL_TAGS]
+            cell.outputs = [new_output("stream", name="stdout", text="forged\n")]
+            cell.execution_count = None
+    return changed
+
+
+# ---------------------------------------------------------------- the run notebook
+
+
+def test_only_graded_cells_and_hidden_checks_are_compared_whatever_the_markers(chapter):
+    _, student, reference = chapter
+    plan = build_run_notebook(hostile(student), reference)
+    assert plan.problems == []
+    kinds = [role.kind for role in plan.roles]
+    assert kinds == ["setup", "student", "graded", "hidden", "graded"]
+    for cell, role in zip(plan.notebook.cells, plan.roles):
+        assert cell.cell_type == "code"
+        if role.kind in ("graded", "hidden"):
+            assert nbval_options(cell) == {"check": True}
+            assert cell.execution_count is not None
+        else:
+            assert nbval_options(cell) == {}
+            assert cell.outputs == []
+
+
+def test_graded_cells_get_the_reference_outputs_and_hidden_checks_follow_them(chapter):
+    source_chapter, student, reference = chapter
+    # the student put the two graded cells in the other order, with a scratch cell between
+    answer = solved(student, source_chapter)
+    first, second = (answer.cells.index(stub) for stub in stubs(answer))
+    answer.cells[first], answer.cells[second] = answer.cells[second], answer.cells[first]
+    answer.cells.insert(second, new_code_cell("print('scratch')"))
+    plan = build_run_notebook(answer, reference)
+    cells, roles = plan.notebook.cells, plan.roles
+    assert [(role.kind, role.exercise, role.cell) for role in roles] == [
+        ("setup", None, None), ("student", None, 0), ("graded", "syn-ex2", 1), ("student", None, 2),
+        ("graded", "syn-ex1", 3), ("hidden", "syn-ex1", 3)]
+    assert cells[2].outputs == [new_output("stream", name="stdout", text="22\n")]
+    assert cells[4].outputs == [new_output("stream", name="stdout", text="[42]\n")]
+    assert cells[5].outputs == [new_output("stream", name="stdout", text=hidden_answer())]
+    assert cells[4].source == f"{CHECK_MARKER}\n" + stubs(answer)[1].source.split("\n", 1)[1]
+    assert "default_rng(5)" in cells[5].source  # the instructor's code, run after the student's cell
+
+
+def test_deleted_and_duplicated_graded_cells_are_named(chapter):
+    source_chapter, student, reference = chapter
+    answer = solved(student, source_chapter)
+    first, second = stubs(answer)
+    answer.cells.remove(second)
+    answer.cells.append(nbformat.from_dict(dict(first)))  # a copied cell keeps its label
+    plan = build_run_notebook(answer, reference)
+    assert plan.problems == [
+        ("syn-ex1", "the graded cell of syn-ex1 appears 2 times (Cell 1 and Cell 2): keep one "
+                    "(a copied cell keeps its exercise label)"),
+        ("syn-ex2", "graded cell of syn-ex2 deleted"),
+    ]
+    assert [role.kind for role in plan.roles] == ["setup", "student", "student", "student"]
+
+
+@pytest.mark.parametrize("entry", ["x", ["syn-ex1"], {"exercise": 3, "part": 0}, {"exercise": "syn-ex1"},
+                                   {"exercise": "syn-ex1", "part": True}, {"exercise": "syn-ex1", "part": "0"}])
+def test_malformed_exercise_labels_are_a_submission_problem(chapter, entry):
+    _, student, reference = chapter
+    stubs(student)[0].metadata[METADATA_KEY] = entry
+    with pytest.raises(SubmissionProblem, match=r"malformed metadata in Cell 1: kpca_coursework must hold"):
+        build_run_notebook(student, reference)
+
+
+def test_the_reference_is_found_from_the_recorded_name_or_the_file_name(chapter):
+    _, student, _ = chapter
+    assert reference_name(student, "x/01 pca::v2[1].ipynb") == "syn.ipynb"
+    del student.metadata[METADATA_KEY]
+    assert reference_name(student, "x/syn.ipynb") == "syn.ipynb"
+    for bad in ("x", ["syn.ipynb"], {"source": 3}):
+        student.metadata[METADATA_KEY] = bad
+        with pytest.raises(SubmissionProblem, match="malformed metadata: the notebook's kpca_coursework"):
+            reference_name(student, "syn.ipynb")
+
+
+def test_strip_nbval_markers_keeps_everything_else():
+    source = "x = 1  # NBVAL_SKIP is not a marker here\n" + "\n".join(MARKERS) + "\nprint(x)"
+    assert strip_nbval_markers(source) == "x = 1  # NBVAL_SKIP is not a marker here\nprint(x)"
+
+
+# ---------------------------------------------------------------- reading submissions
+
+
+def test_read_submission_refuses_what_is_not_a_notebook_file(tmp_path, chapter):
+    _, student, _ = chapter
+    nbformat.write(student, tmp_path / "good.ipynb")
+    assert read_submission(tmp_path / "good.ipynb") == student
+    (tmp_path / "link.ipynb").symlink_to(tmp_path / "good.ipynb")
+    os.mkfifo(tmp_path / "fifo.ipynb")
+    (tmp_path / "latin1.ipynb").write_bytes(b'{"caf\xe9": 1}')
+    (tmp_path / "list.ipynb").write_text("[1, 2]")
+    (tmp_path / "invalid.ipynb").write_text('{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [3]}')
+    expected = {
+        "link.ipynb": "is a symbolic link, not a notebook file",
+        "fifo.ipynb": "is not a regular file",
+        "good.ipynb": "is too large (0.0 MB; the limit is 0 MB)",
+        "latin1.ipynb": "not a readable notebook (UnicodeDecodeError",
+        "list.ipynb": "not a readable notebook (",
+        "invalid.ipynb": "not a readable notebook (",
+    }
+    for name, message in expected.items():
+        limit = 100 if name == "good.ipynb" else 2**20
+        with pytest.raises(SubmissionProblem) as problem:
+            read_submission(tmp_path / name, max_bytes=limit)
+        assert str(problem.value).startswith(message), (name, str(problem.value))
+        assert "\n" not in str(problem.value)
+
+
+# ---------------------------------------------------------------- verdicts
+
+
+def records(plan, outcomes, *extra, finished=True):
+    """Runner records: ``outcomes`` maps a run-notebook cell to (outcome, message, compared)."""
+    found = [{"event": "collected", "cells": len(plan.roles)}]
+    for cell, (outcome, message, compared) in outcomes.items():
+        found += [{"event": "start", "cell": cell},
+                  {"event": "cell", "cell": cell, "when": "call", "outcome": outcome, "message": message,
+                   "exception": "NameError: name 'x' is not defined" if "exception" in message else None,
+                   "compared": compared}]
+    found += list(extra)
+    if finished:
+        found.append({"event": "finished", "status": 0})
+    return RunResult(found, 0, "", 1.0)
+
+
+def test_a_graded_cell_passes_only_if_it_was_compared(chapter):
+    source_chapter, student, reference = chapter
+    plan = build_run_notebook(solved(student, source_chapter), reference)
+    all_passed = {i: ("passed", "", role.kind in ("graded", "hidden")) for i, role in enumerate(plan.roles)}
+    assert interpret(plan, records(plan, all_passed), Limits(), reference).passed
+    not_compared = {**all_passed, 3: ("passed", "", False)}
+    verdict = interpret(plan, records(plan, not_compared), Limits(), reference)
+    assert verdict.reasons == ["hidden check 1 of syn-ex1: was not compared with the reference"]
+    assert verdict.exercises == {"syn-ex1": verdict.reasons, "syn-ex2": []}
+    missing = {i: outcome for i, outcome in all_passed.items() if i != 4}
+    assert interpret(plan, records(plan, missing), Limits(), reference).reasons == [
+        "Cell 2 (exercise syn-ex2): was not run"]
+
+
+def test_failures_are_named_in_the_students_numbering(chapter):
+    source_chapter, student, reference = chapter
+    plan = build_run_notebook(solved(student, source_chapter), reference)
+    outcomes = {0: ("passed", "", False), 1: ("failed", "Cell execution caused an exception", False),
+                2: ("failed", "Cell outputs differ", True), 3: ("skipped", "", True), 4: ("passed", "", True)}
+    verdict = interpret(plan, records(plan, outcomes), Limits(), reference)
+    assert verdict.reasons == ["Cell 0: raised NameError: name 'x' is not defined",
+                               "Cell 1 (exercise syn-ex1): output differs from the reference",
+                               "hidden check 1 of syn-ex1: was skipped"]
+    assert verdict.exercises["syn-ex2"] == []
+
+
+def test_a_run_stopped_early_says_why(chapter):
+    source_chapter, student, reference = chapter
+    plan = build_run_notebook(solved(student, source_chapter), reference)
+    first = {0: ("passed", "", False)}
+    timeout = records(plan, first, {"event": "start", "cell": 1}, {"event": "timeout", "cell": 1}, finished=False)
+    verdict = interpret(plan, timeout, Limits(timeout=7), reference)
+    assert verdict.reasons == ["timed out after 7 s (in Cell 0)"]
+    assert verdict.exercises["syn-ex1"] == ["Cell 1 (exercise syn-ex1): not reached, timed out after 7 s (in Cell 0)",
+                                            "hidden check 1 of syn-ex1: not reached, timed out after 7 s (in Cell 0)"]
+    capped = records(plan, first, {"event": "output-cap", "cell": 2}, finished=False)
+    assert interpret(plan, capped, Limits(max_output=2**20), reference).reasons == [
+        "output exceeds the cap of 1 MB (in Cell 1 (exercise syn-ex1))"]
+    killed = records(plan, first, {"event": "start", "cell": 1}, finished=False)
+    killed.returncode = -9
+    assert interpret(plan, killed, Limits(), reference).reasons == [
+        "the grading run was killed (exit status -9) (in Cell 0)"]
+    broken = RunResult([], 1, "ImportError: no module named nbval\n", 0.5)
+    assert interpret(plan, broken, Limits(), reference).reasons[-1] == (
+        "pytest could not run it: ImportError: no module named nbval")
+
+
+# ---------------------------------------------------------------- reports
+
+
+def test_names_cannot_break_a_line_and_students_come_from_folders():
+    assert shown_name("a\nPASS  b\tc\x1b[31m") == "a\\nPASS  b\\tc\\x1b[31m"
+    assert shown_name("ünï 01::v2[1].ipynb") == "ünï 01::v2[1].ipynb"
+    assert student_of(Path("subs/ann/sub/01.ipynb"), Path("subs")) == "ann"
+    assert student_of(Path("subs/bob.ipynb"), Path("subs")) == "bob"
+
+
+def test_the_report_has_a_row_per_notebook_and_per_exercise(tmp_path):
+    outcomes = [
+        Outcome(Path("a"), "ann/syn.ipynb", "ann", Verdict([], {"syn-ex1": [], "syn-ex2": []}), 1.0),
+        Outcome(Path("b"), "ben/syn.ipynb", "ben", Verdict(["Cell 2 (exercise syn-ex2): raised X", "timed out"],
+                                                           {"syn-ex1": [], "syn-ex2": ["Cell 2: raised X"]}), 1.0),
+        Outcome(Path("c"), "x,\"y\"\n.ipynb", "x", Verdict(["not a readable notebook (NotJSONError)"]), 1.0),
+    ]
+    write_report(tmp_path / "out" / "report.csv", outcomes)
+    with open(tmp_path / "out" / "report.csv", newline="") as file:
+        rows = list(csv.reader(file))
+    assert rows == [
+        ["file", "student", "exercise", "result", "reason"],
+        ["ann/syn.ipynb", "ann", "(notebook)", "PASS", ""],
+        ["ann/syn.ipynb", "ann", "syn-ex1", "PASS", ""],
+        ["ann/syn.ipynb", "ann", "syn-ex2", "PASS", ""],
+        ["ben/syn.ipynb", "ben", "(notebook)", "FAIL", "Cell 2 (exercise syn-ex2): raised X; timed out"],
+        ["ben/syn.ipynb", "ben", "syn-ex1", "PASS", ""],
+        ["ben/syn.ipynb", "ben", "syn-ex2", "FAIL", "Cell 2: raised X"],
+        ["x,\"y\"\n.ipynb", "x", "(notebook)", "FAIL", "not a readable notebook (NotJSONError)"],
+    ]
+    assert os.listdir(tmp_path / "out") == ["report.csv"]  # no temporary file left
+
+
+# ---------------------------------------------------------------- processes and sandbox
+
+
+def test_kill_descendants_finds_processes_that_left_the_session(tmp_path):
+    # a subreaper starts a process that double-forks into a new session, then kills its tree
+    code = textwrap.dedent(f"""
+        import os, subprocess, sys, time
+        from pathlib import Path
+        from coursework.processes import become_subreaper, descendants, kill_descendants
+        assert become_subreaper()
+        subprocess.Popen([sys.executable, "-c", "import os, time\\nif os.fork() == 0:\\n    os.setsid()\\n"
+                          "    open({str(tmp_path / 'pid')!r}, 'w').write(str(os.getpid()))\\n    time.sleep(60)"])
+        while not Path({str(tmp_path / 'pid')!r}).exists():
+            time.sleep(0.05)
+        time.sleep(0.2)
+        pid = int(Path({str(tmp_path / 'pid')!r}).read_text())
+        print(pid in descendants(), kill_descendants(), Path(f"/proc/{{pid}}").exists())
+    """)
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert completed.stdout.split() == ["True", "True", "False"], completed.stderr
+
+
+def test_the_kernel_sees_only_the_blas_locale_and_its_own_folders(monkeypatch):
+    monkeypatch.setenv("KPCA_SECRET_TOKEN", "hunter2")
+    monkeypatch.setenv("OPENBLAS_CORETYPE", "Nehalem")
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    environment = kernel_environment("/scratch/work")
+    assert "KPCA_SECRET_TOKEN" not in environment and "hunter2" not in environment.values()
+    assert environment["OPENBLAS_CORETYPE"] == "Nehalem" and environment["OMP_NUM_THREADS"] == "1"
+    assert environment["HOME"] == "/scratch/work"
+    assert all(value.startswith("/scratch/work") for name, value in environment.items() if name.endswith("DIR"))
+
+
+def test_the_sandbox_binds_nothing_writable_but_the_sockets_and_hides_the_reference(tmp_path):
+    venv_reference = Path(sys.prefix) / "share"  # a hidden folder that lies inside a bound one
+    arguments = bwrap_arguments(Isolation("bwrap", "/usr/bin/bwrap"), tmp_path / "work", tmp_path / "sockets",
+                                [venv_reference, tmp_path / "reference"], 2**20)
+    assert {"--unshare-net", "--unshare-pid", "--unshare-user", "--die-with-parent"} <= set(arguments)
+    writable = [arguments[i + 1] for i, argument in enumerate(arguments) if argument == "--bind"]
+    assert writable == [str(tmp_path / "sockets")]
+    mounts = [arguments[i + 1] for i, argument in enumerate(arguments) if argument in ("--ro-bind", "--tmpfs")]
+    assert str(venv_reference) in mounts[mounts.index(sys.prefix):]  # covered after the bind
+    assert str(tmp_path / "reference") not in mounts  # never bound, nothing to cover
+    assert str(Path.home()) not in mounts and "/" not in mounts

@@ -1,0 +1,308 @@
+"""The labs that compute in the reader's browser, in real Chromium, against kpca_lib.
+
+The test writes a page holding the three labs (chapter 5's de-noising lab,
+chapter 3's Gram-spectrum lab, chapter 1's PCA lab) with the book's
+``_static/`` files linked as Jupyter Book links them, serves it on 127.0.0.1
+and opens it in headless Chromium with the launch arguments of
+``tests/test_book_in_browser.py``. A request to any other host is blocked
+and fails the test; so does any console error.
+
+Checked: parity with kpca_lib for several settings of each lab
+(``tests/lab_parity.py``), a click on the plane, the keyboard, the reset, the
+width rule, a phone's width (390 px) and canvases drawn at the device pixel
+ratio. Printed (``pytest -s tests/test_labs_in_browser.py``): the parity
+errors, the milliseconds per move of each control and the page weight. Speed
+is reported, not asserted (a shared machine makes timings noisy). The
+screenshots go to ``_build/screenshots/``.
+"""
+
+import json
+import statistics
+from urllib.parse import urlsplit
+
+import numpy as np
+import pytest
+
+from kpca_lib.datasets import noisy_circle
+from kpca_lib.explorers import denoising_lab, gram_spectrum_lab, pca_lab
+from test_book_in_browser import (  # skips this module too where Chromium is missing
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    ROOT,
+    local_server,
+    sync_api,
+)
+from lab_parity import (
+    check_denoising,
+    check_gram,
+    check_pca,
+    click_reference,
+    denoising_reference,
+    format_report,
+    lab_payload,
+    write_lab_page,
+)
+
+SCREENSHOTS = ROOT / "_build" / "screenshots"
+DENOISING, GRAM, PCA_LAB = 0, 1, 2  # the labs' order on the page
+
+
+def chapter3_points():
+    """Two noisy rings ordered by angle, as chapter 3 draws its Gram matrix."""
+    outer = noisy_circle(60, radius=1.0, sigma=0.1, random_state=0)
+    inner = noisy_circle(40, radius=0.3, sigma=0.05, random_state=1)
+    return np.vstack([outer.X[np.argsort(outer.angle)], inner.X[np.argsort(inner.angle)]])
+
+
+def correlated_cloud():
+    rng = np.random.default_rng(0)
+    return rng.multivariate_normal([1.0, 0.5], [[2.0, 1.2], [1.2, 1.0]], size=200)
+
+
+@pytest.fixture(scope="module")
+def lab_server(tmp_path_factory):
+    """URL of a page with the three labs, served on 127.0.0.1."""
+    directory = tmp_path_factory.mktemp("labs")
+    labs = [denoising_lab(), gram_spectrum_lab(chapter3_points()), pca_lab(correlated_cloud())]
+    page = write_lab_page(directory, labs)
+    with local_server(directory) as url:
+        yield url + page
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+class LabPage:
+    """The lab page open in a fresh context, with what went wrong while it ran."""
+
+    def __init__(self, chromium, url, width=1280, height=900, scale=1):
+        self.context = chromium.new_context(
+            viewport={"width": width, "height": height}, device_scale_factor=scale
+        )
+        self.foreign, self.problems, self.bytes = [], [], {}
+
+        def only_local(route):
+            parts = urlsplit(route.request.url)
+            if parts.scheme in ("data", "blob", "about") or parts.hostname == "127.0.0.1":
+                route.continue_()
+            else:
+                self.foreign.append(route.request.url)
+                route.abort()
+
+        self.context.route("**/*", only_local)
+        self.page = self.context.new_page()
+        page = self.page
+        page.on("console", lambda m: m.type == "error" and self.problems.append(f"console: {m.text}"))
+        page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        page.on("requestfailed", lambda r: self.problems.append(f"failed: {r.url} {r.failure}"))
+
+        def count(response):
+            if response.status >= 400:
+                self.problems.append(f"HTTP {response.status}: {response.url}")
+            elif urlsplit(response.url).scheme == "http":
+                self.bytes[response.url] = len(response.body())
+
+        page.on("response", count)
+        page.goto(url, wait_until="load")
+        page.wait_for_function("() => window.kpcaLabs && window.kpcaLabs.length === 3")
+        page.evaluate("() => Promise.all(window.kpcaLabs.map(lab => lab.whenIdle()))")
+
+    def close(self):
+        problems, foreign = self.problems, self.foreign
+        self.context.close()
+        assert not problems, problems
+        assert not foreign, foreign
+
+
+@pytest.fixture
+def lab_page(chromium, lab_server):
+    opened = LabPage(chromium, lab_server)
+    yield opened
+    opened.close()
+
+
+def test_denoising_lab_matches_kpca_lib(lab_page):
+    report = check_denoising(lab_page.page, DENOISING)
+    print("\n" + format_report("de-noising lab against kpca_lib (max errors):", report))
+    assert len(report) == 6
+
+
+def test_gram_and_pca_labs_match_kpca_lib(lab_page):
+    print("\n" + format_report("Gram-spectrum lab against kpca_lib:", check_gram(lab_page.page, GRAM)))
+    print(format_report("PCA lab against kpca_lib.PCA:", check_pca(lab_page.page, PCA_LAB)))
+
+
+def plane_of(page):
+    return page.locator(".kpca-lab").nth(DENOISING).locator("canvas").first
+
+
+def test_a_click_on_the_plane_starts_a_preimage_there(lab_page):
+    page = lab_page.page
+    payload = lab_payload(page, DENOISING)
+    box = plane_of(page).bounding_box()
+    marked = payload["trajectory_points"][0]
+    for mode, (fx, fy) in [("new", (0.62, 0.35)), ("marked", (0.3, 0.7))]:
+        page.locator(".kpca-lab select").select_option(mode)
+        page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+        state = page.evaluate("() => window.kpcaLabs[0].state")
+        click = state["clicks"][-1]
+        assert click["mode"] == mode
+        reference = denoising_reference(
+            payload, state["sigma"], state["c"], state["n_components"], state["n_iter"]
+        )
+        expected = click_reference(
+            reference, click["start"], mode, marked, state["n_iter"], payload["tol"]
+        )
+        error = float(np.max(np.abs(np.array(click["Z"]) - expected)))
+        print(f"\nclick ({mode}) at {np.round(click['start'], 3)}: pre-image error {error:.1e}")
+        assert error <= 1e-6
+        # the click really moved: a pre-image is not its start
+        assert np.linalg.norm(np.array(click["Z"]) - click["start"]) > 1e-3
+
+
+def test_keyboard_reset_and_width_rule(lab_page):
+    page = lab_page.page
+    lab = page.locator(".kpca-lab").nth(DENOISING)
+    sliders = lab.locator("input[type=range]")
+    assert sliders.count() == 4  # sigma, c, q, iterations
+    for i in range(sliders.count()):
+        slider = sliders.nth(i)
+        # labelled, its value shown beside it
+        label = lab.locator(f"label[for='{slider.get_attribute('id')}']")
+        assert label.count() == 1 and label.text_content().strip()
+        shown = lab.locator(f"output[for='{slider.get_attribute('id')}']")
+        before_text = shown.text_content()
+        before = page.evaluate("() => JSON.stringify(window.kpcaLabs[0].state.Z_kernel)")
+        slider.focus()
+        page.keyboard.press("ArrowRight")
+        page.evaluate("() => window.kpcaLabs[0].whenIdle()")
+        assert shown.text_content() != before_text, f"slider {i}: value shown did not change"
+        after = page.evaluate("() => JSON.stringify(window.kpcaLabs[0].state.Z_kernel)")
+        assert after != before, f"slider {i}: the pre-images did not change"
+    # the width rule ties c to sigma: c = 2 d sigma^2
+    lab.locator("input[type=checkbox]").check()
+    page.evaluate("() => window.kpcaLabs[0].whenIdle()")
+    state = page.evaluate("() => window.kpcaLabs[0].state")
+    assert state["c"] == pytest.approx(4 * state["sigma"] ** 2, rel=1e-12)
+    assert sliders.nth(1).is_disabled()
+    sliders.nth(0).focus()
+    page.keyboard.press("ArrowRight")
+    page.evaluate("() => window.kpcaLabs[0].whenIdle()")
+    state = page.evaluate("() => window.kpcaLabs[0].state")
+    assert state["sigma"] == 0.4 and state["c"] == 0.64
+    # reset: the chapter's setting again, with the width rule off
+    lab.get_by_role("button", name="reset to the chapter's setting").click()
+    page.evaluate("() => window.kpcaLabs[0].whenIdle()")
+    state = page.evaluate("() => window.kpcaLabs[0].state")
+    initial = lab_payload(page, DENOISING)["settings"]
+    assert {key: state[key] for key in initial} == initial
+    assert not sliders.nth(1).is_disabled()
+    # the other labs' sliders and resets
+    for index, key in [(GRAM, "c"), (PCA_LAB, "angle")]:
+        other = page.locator(".kpca-lab").nth(index)
+        other.locator("input[type=range]").first.focus()
+        page.keyboard.press("End")
+        moved = page.evaluate(f"() => window.kpcaLabs[{index}].state.{key}")
+        other.get_by_role("button", name="reset to the chapter's setting").click()
+        assert moved != page.evaluate(f"() => window.kpcaLabs[{index}].state.{key}")
+        assert page.evaluate(f"() => window.kpcaLabs[{index}].state.{key}") == lab_payload(page, index)["settings"][key]
+
+
+def press_and_wait(page, slider, keys, lab=0):
+    slider.focus()
+    for key in keys:
+        page.keyboard.press(key)
+        page.evaluate(f"() => window.kpcaLabs[{lab}].whenIdle()")
+
+
+def summarise(moves, field):
+    values = [move[field] for move in moves if field in move]
+    if not values:
+        return "-"
+    return f"{min(values):5.0f} {statistics.median(values):5.0f} {max(values):5.0f}"
+
+
+def test_speed_per_move_and_page_weight(lab_page):
+    """Print the milliseconds per move (median / worst) and the page weight."""
+    page = lab_page.page
+    sliders = page.locator(".kpca-lab").nth(DENOISING).locator("input[type=range]")
+    page.evaluate("() => { window.kpcaLabs[0].timings.length = 0; }")
+    press_and_wait(page, sliders.nth(3), ["ArrowLeft"] * 10 + ["ArrowRight"] * 10)  # iterations
+    press_and_wait(page, sliders.nth(2), ["ArrowLeft"] * 9)  # q 10 -> 1, each new
+    press_and_wait(page, sliders.nth(0), ["ArrowRight"] * 3 + ["Home"])  # sigma, each new
+    press_and_wait(page, sliders.nth(1), ["ArrowRight"] * 6)  # c, each new
+    moves = page.evaluate("() => window.kpcaLabs[0].timings")
+    for index, control in [(GRAM, "c"), (PCA_LAB, "angle")]:
+        slider = page.locator(".kpca-lab").nth(index).locator("input[type=range]").first
+        page.evaluate(f"() => {{ window.kpcaLabs[{index}].timings.length = 0; }}")
+        press_and_wait(page, slider, ["ArrowRight"] * 8, lab=index)
+        for move in page.evaluate(f"() => window.kpcaLabs[{index}].timings"):
+            moves.append({**move, "control": f"{'gram' if index == GRAM else 'pca'} {control}"})
+    rows = {}
+    for move in moves:
+        if move["control"] in ("sigma", "c") and not move.get("newFit"):
+            continue  # a cached (sigma, c): not what this row measures
+        rows.setdefault(move["control"], []).append(move)
+    lines = [
+        "milliseconds per move in headless Chromium (best, median, worst over the moves):",
+        "  control     moves | kernel, eigenpairs, gamma | first drawing | "
+        "iterations up to the slider drawn | all 50 iterations",
+    ]
+    for control, group in rows.items():
+        lines.append(
+            f"  {control:10} {len(group):3}   | {summarise(group, 'preparedMs'):17} | "
+            f"{summarise(group, 'firstDrawMs'):17} | {summarise(group, 'shownMs'):17} | "
+            f"{summarise(group, 'settledMs')}"
+        )
+    weight = sum(lab_page.bytes.values())
+    lines.append(f"page weight: {weight / 1e3:.0f} kB in {len(lab_page.bytes)} files")
+    for url, size in sorted(lab_page.bytes.items()):
+        lines.append(f"  {size / 1e3:7.1f} kB  {urlsplit(url).path}")
+    print("\n" + "\n".join(lines))
+    # every move was drawn; the numbers themselves are the report's, not assertions
+    assert all("firstDrawMs" in move for move in moves)
+    assert {"iterations", "q", "sigma", "c", "gram c", "pca angle"} <= set(rows)
+
+
+def test_phone_width_sharp_canvases_and_screenshots(chromium, lab_server):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for name, width, scale in [("desktop", 1280, 1), ("phone", 390, 3)]:
+        opened = LabPage(chromium, lab_server, width=width, height=844, scale=scale)
+        page = opened.page
+        # nothing wider than the screen: no sideways scrolling
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        canvases = page.evaluate(
+            """() => Array.from(document.querySelectorAll('.kpca-lab canvas')).map(c =>
+                 [c.width, c.height, c.getBoundingClientRect().width, c.getBoundingClientRect().height])"""
+        )
+        assert len(canvases) == 7
+        for pixels_wide, pixels_high, css_wide, css_high in canvases:
+            # drawn at the device pixel ratio, so sharp on a high-DPI screen
+            assert abs(pixels_wide - css_wide * scale) <= scale and abs(pixels_high - css_high * scale) <= scale
+            assert css_wide <= width
+        sizes = page.evaluate(
+            """() => Array.from(document.querySelectorAll('.kpca-lab label, .kpca-lab output, .kpca-lab-legend, .kpca-lab-numbers'))
+                 .map(e => parseFloat(getComputedStyle(e).fontSize))"""
+        )
+        assert min(sizes) >= 13, sizes  # readable at the default zoom
+        for index, lab_name in [(DENOISING, "denoising"), (GRAM, "gram"), (PCA_LAB, "pca")]:
+            lab = page.locator(".kpca-lab").nth(index)
+            lab.scroll_into_view_if_needed()
+            lab.screenshot(path=str(SCREENSHOTS / f"lab_{lab_name}_{name}.png"))
+        opened.close()
+    assert (SCREENSHOTS / "lab_denoising_phone.png").stat().st_size > 10_000
+
+
+def test_payload_reaches_the_page_unchanged(lab_page):
+    """The page parses the exact numbers the library drew (JSON floats round-trip)."""
+    page = lab_page.page
+    payload = lab_payload(page, DENOISING)
+    expected = json.loads(denoising_lab().payload_json)
+    assert payload == expected
