@@ -132,4 +132,4 @@ def topics_explorer(alpha=3.0, n_components=4, max_components=6, dpi=72):
         Slider("n_components", range(1, max_components + 1), initial=n_components,
                label="components q", live=LiveRange(1, max_components, integer=True)),
     ]
-    return Explorer(draw_topics, sliders, name="sparse-pca-topics", figsize=(8, 2.6), dpi=dpi)
+    return Explorer(draw_topics, sliders, name="sparse-pca-topics", figsize=(9.5, 2.8), dpi=dpi)
