@@ -13,6 +13,7 @@ module                    explorer
 ``rings``                 chapter 4: kernel PCA of concentric rings against c and q
 ``denoising``             chapter 5: de-noising the toy data against sigma, c, q, t
 ``topics``                appendix A: sparse PCA of planted topics against alpha, q
+``robust``                appendix B: robust PCA against lambda, the rank, the corruption
 ``static``                the precomputed-explorer framework (no kernel needed)
 ``explorer``              one drawing function -> live widget and static explorer
 ``labs``                  labs computed in the reader's browser, one function each
@@ -37,6 +38,7 @@ from .pca_direction import (
     pca_direction_explorer,
 )
 from .rings import draw_rings, held_out_accuracy, rings_components, rings_explorer
+from .robust import SUPPORT_LABELS, draw_robust_pca, robust_pca_explorer, robust_pca_trial
 from .static import LiveRange, Slider, StaticExplorer
 from .topics import draw_topics, sparse_pca_topics, topics_explorer
 
@@ -67,6 +69,10 @@ __all__ = [
     "sparse_pca_topics",
     "draw_topics",
     "topics_explorer",
+    "SUPPORT_LABELS",
+    "robust_pca_trial",
+    "draw_robust_pca",
+    "robust_pca_explorer",
     "BrowserExplorer",
     "denoising_lab",
     "gram_spectrum_lab",
