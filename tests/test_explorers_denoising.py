@@ -143,6 +143,12 @@ def test_trajectory_points_are_checked(points, error):
         ToyDenoiser(trajectory_points=points)
 
 
+def test_default_trajectory_points_fit_any_test_set():
+    assert ToyDenoiser().trajectory_points == (0, 66, 132, 198, 264)  # the browser lab's
+    assert ToyDenoiser(n_test_per_cluster=10).trajectory_points == (0, 20, 40, 60, 80)
+    assert ToyDenoiser(n_test_per_cluster=1).trajectory_points == (0, 2, 4, 6, 8)
+
+
 @pytest.mark.parametrize(
     ("kwargs", "error"),
     [

@@ -155,9 +155,11 @@ class ToyDenoiser:
         Seed of the data and of the random starts.
     tol : float, default=1e-6
         Convergence tolerance of the fixed-point iteration.
-    trajectory_points : sequence of int, default=(0, 66, 132, 198, 264)
-        Test points whose iterates from their noisy starts are recorded (by
-        default one per cluster of five clusters, as in the browser lab).
+    trajectory_points : sequence of int or None, default=None
+        Test points whose iterates from their noisy starts are recorded.
+        ``None``: the first test point of clusters 0, 2, 4, 6 and 8, which
+        is (0, 66, 132, 198, 264) with 33 test points per cluster, as in
+        the browser lab.
 
     Attributes
     ----------
@@ -184,7 +186,7 @@ class ToyDenoiser:
         cache_size=16,
         random_state=0,
         tol=1e-6,
-        trajectory_points=(0, 66, 132, 198, 264),
+        trajectory_points=None,
     ):
         self.n_features = check_int(n_features, "n_features", minimum=1)
         self.n_test_per_cluster = check_int(n_test_per_cluster, "n_test_per_cluster", minimum=1)
@@ -193,9 +195,14 @@ class ToyDenoiser:
         self.cache_size = check_int(cache_size, "cache_size", minimum=1)
         self.random_state = check_int(random_state, "random_state", minimum=0)
         self.tol = check_real(tol, "tol", minimum=0)
-        n_test = 11 * self.n_test_per_cluster  # denoising_toy's 11 clusters
+        per_cluster = self.n_test_per_cluster
+        n_test = 11 * per_cluster  # denoising_toy's 11 clusters
+        if trajectory_points is None:  # the first point of clusters 0, 2, 4, 6, 8
+            trajectory_points = tuple(range(0, 10 * per_cluster, 2 * per_cluster))
         if isinstance(trajectory_points, (str, bytes)) or not hasattr(trajectory_points, "__len__"):
-            raise TypeError(f"trajectory_points must be a sequence of indices, got {trajectory_points!r}.")
+            raise TypeError(
+                f"trajectory_points must be a sequence of indices, got {trajectory_points!r}."
+            )
         self.trajectory_points = tuple(
             check_int(i, "trajectory_points[]", minimum=0) for i in trajectory_points
         )
