@@ -59,6 +59,11 @@ class PreimageMixin:
         return X_hat.astype(dtype, copy=False)
 
     def _check_learned(self):
+        if getattr(self, "_nystroem", False):
+            raise ValueError(
+                "The learned pre-image map needs an n x n solve, which "
+                "approximation='nystroem' avoids: use method='fixed_point'."
+            )
         if not self.fit_inverse_transform or not hasattr(self, "dual_coef_"):
             raise NotFittedError(
                 "The learned pre-image map was not fitted: construct the model "
