@@ -135,16 +135,61 @@ def test_rings_components_match_sklearn():
     from sklearn.decomposition import KernelPCA as SklearnKernelPCA
 
     from kpca_lib.datasets import concentric_rings
-    from kpca_lib.explorers import rings_components
+    from kpca_lib.explorers import held_out_accuracy, rings_components
 
     result = rings_components(c=2.0, n_components=3, n_grid=5)
-    X, _ = concentric_rings(100, noise=0.1, random_state=0)
-    Z = SklearnKernelPCA(n_components=3, kernel="rbf", gamma=0.5).fit_transform(X)
-    np.testing.assert_allclose(np.abs(result.Z), np.abs(Z), atol=1e-8)
+    # the two halves are the 600 seeded ring points, 100 per ring in each half
+    X, _ = concentric_rings(200, noise=0.1, random_state=0)
+    both = np.vstack([result.X_train, result.X_test])
+    np.testing.assert_allclose(both[np.lexsort(both.T)], X[np.lexsort(X.T)])
+    assert np.bincount(result.y_train).tolist() == np.bincount(result.y_test).tolist() == [100] * 3
+    # kernel PCA fitted on the training half only; the held-out half projected
+    theirs = SklearnKernelPCA(n_components=3, kernel="rbf", gamma=0.5).fit(result.X_train)
+    Z_train, Z_test = theirs.transform(result.X_train), theirs.transform(result.X_test)
+    signs = np.sign(np.sum(result.Z_train * Z_train, axis=0))
+    np.testing.assert_allclose(result.Z_train, Z_train * signs, atol=1e-8)
+    np.testing.assert_allclose(result.Z_test, Z_test * signs, atol=1e-8)
+    # the score does not see the signs of the components
+    assert result.accuracy == held_out_accuracy(Z_train, result.y_train, Z_test, result.y_test)
     assert 0 < result.explained < 1
     assert result.component_map.shape == (5, 5)
     with pytest.raises(ValueError, match="n_components"):
         rings_components(c=2.0, n_components=21)
+
+
+def test_held_out_accuracy_sees_the_radius_not_the_plane():
+    from kpca_lib.datasets import concentric_rings
+    from kpca_lib.explorers import held_out_accuracy
+
+    X, y = concentric_rings(100, noise=0.1, random_state=3)
+    train, test = slice(0, None, 2), slice(1, None, 2)
+    # no line separates concentric rings: a linear rule in the plane is near chance (1/3)
+    assert held_out_accuracy(X[train], y[train], X[test], y[test]) < 0.5
+    # the squared radius separates them with a margin of many noise widths
+    lifted = np.column_stack([X, np.sum(X**2, axis=1)])
+    assert held_out_accuracy(lifted[train], y[train], lifted[test], y[test]) == 1.0
+    # standardised inside: the units of a component do not matter
+    radius = np.linalg.norm(X, axis=1)
+    assert held_out_accuracy(radius[train], y[train], radius[test], y[test]) == held_out_accuracy(
+        1e3 * radius[train], y[train], 1e3 * radius[test], y[test]) == 1.0
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        ((np.ones((4, 2)), [0, 1, 0], np.ones((2, 2)), [0, 1]), "y_train"),
+        ((np.ones((4, 2)), [0, 1, 0, 1], np.ones((2, 3)), [0, 1]), "Z_test must have as many columns"),
+        ((np.ones((4, 2)), [0, 1, 0, 1], np.ones((2, 2)), [0]), "y_test"),
+        ((np.ones((4, 2)), [0, 0, 0, 0], np.ones((2, 2)), [0, 1]), "two classes"),
+        ((np.full((4, 2), np.nan), [0, 1, 0, 1], np.ones((2, 2)), [0, 1]), "Z_train must hold finite"),
+        ((np.ones((0, 2)), [], np.ones((2, 2)), [0, 1]), "Z_train must be a non-empty"),
+    ],
+)
+def test_held_out_accuracy_bad_input(arguments, message):
+    from kpca_lib.explorers import held_out_accuracy
+
+    with pytest.raises(ValueError, match=message):
+        held_out_accuracy(*arguments)
 
 
 def test_the_computing_ignores_a_global_pandas_output():
@@ -154,3 +199,17 @@ def test_the_computing_ignores_a_global_pandas_output():
     with config_context(transform_output="pandas"):
         state = ToyDenoiser(max_components=3, n_starts=2).compute(SIGMA, C, n_components=2, max_iter=5)
     assert isinstance(state.Z_kernel, np.ndarray) and state.Z_kernel.shape == (363, 2)
+
+
+def test_rings_components_ignore_a_global_pandas_output():
+    pytest.importorskip("pandas")
+    from sklearn import config_context
+
+    from kpca_lib.explorers import rings_components
+
+    expected = rings_components(c=2.0, n_components=3, n_grid=5)
+    with config_context(transform_output="pandas"):
+        result = rings_components(c=2.0, n_components=3, n_grid=5)
+    assert isinstance(result.Z_train, np.ndarray)
+    np.testing.assert_allclose(result.Z_test, expected.Z_test)
+    assert result.accuracy == expected.accuracy

@@ -18,6 +18,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from matplotlib.collections import PathCollection
+from matplotlib.contour import ContourSet
 from PIL import Image
 
 from kpca_lib.explorers import (
@@ -78,9 +79,11 @@ def test_rings_frames_map_to_their_width_and_component():
     # row-major: the last slider (q) moves fastest
     for setting, (c, q) in enumerate([(c, q) for c in widths for q in (1, 2, 3)]):
         result = rings_components(c, q, n_grid=40)
+        which = "component 1 holds" if q == 1 else f"components 1-{q} hold"
+        on = "it" if q == 1 else "them"
         assert static.captions_[setting] == (
-            f"c = {c:.3g}, component {q}: share of the variance {result.explained:.2f}, "
-            f"separation {result.accuracy:.2f}")
+            f"c = {c:.3g}: {which} {result.explained:.2f} of the feature-space variance; "
+            f"held-out accuracy on {on} {result.accuracy:.2f}")
 
 
 def test_denoising_frames_map_to_their_setting():
@@ -116,8 +119,14 @@ def test_draw_rings_draws_the_projections_and_the_component_map():
     caption = draw_rings(axes, c=2.0, n_components=3, n_grid=12)
     result = rings_components(2.0, 3, n_grid=12)
     scatter = next(child for child in axes[0].get_children() if isinstance(child, PathCollection))
-    np.testing.assert_allclose(scatter.get_offsets(), result.Z[:, :2])
-    assert "component 3" in axes[1].get_title() and "share of the variance" in caption
+    np.testing.assert_allclose(scatter.get_offsets(), result.Z_train[:, :2])
+    # the map of component 3, in symmetric colour limits (a signed image)
+    contour = next(child for child in axes[1].get_children() if isinstance(child, ContourSet))
+    low, high = contour.get_clim()
+    assert low == pytest.approx(-high) and high == pytest.approx(np.abs(result.component_map).max())
+    assert "component 3" in axes[1].get_title()
+    assert caption == (f"c = 2: components 1-3 hold {result.explained:.2f} of the feature-space "
+                       f"variance; held-out accuracy on them {result.accuracy:.2f}")
     plt.close(fig)
 
 

@@ -28,7 +28,7 @@ from .browser import BrowserExplorer
 from .explorer import Explorer
 from .gram_spectrum import draw_gram_spectrum, gram_spectrum, gram_spectrum_explorer, squared_distance_scales
 from .labs import denoising_lab, gram_spectrum_lab, pca_lab
-from .rings import draw_rings, rings_components, rings_explorer
+from .rings import draw_rings, held_out_accuracy, rings_components, rings_explorer
 from .static import LiveRange, Slider, StaticExplorer
 from .topics import draw_topics, sparse_pca_topics, topics_explorer
 
@@ -41,6 +41,7 @@ __all__ = [
     "squared_distance_scales",
     "draw_gram_spectrum",
     "gram_spectrum_explorer",
+    "held_out_accuracy",
     "rings_components",
     "draw_rings",
     "rings_explorer",
