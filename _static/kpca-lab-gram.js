@@ -1,7 +1,9 @@
 /* Chapter 3's Gram-spectrum lab: the Gaussian Gram matrix of the chapter's
- * points and all its eigenvalues, for any width c, computed in the page
+ * points, all its eigenvalues, and the kernel against the squared distance
+ * over the data's squared distances, for any width c, computed in the page
  * (kpca_lib.explorers.labs.gram_spectrum_lab writes the data; the library's
- * counterpart is kpca_lib.interactive.gram_spectrum).
+ * counterparts are kpca_lib.explorers.gram_spectrum, squared_distance_scales
+ * and draw_gram_spectrum, the precomputed explorer's drawing).
  */
 (function () {
   "use strict";
@@ -19,12 +21,37 @@
     return table;
   }
 
+  /** The median of the values, as numpy's: the mean of the two middle ones for an even count. */
+  function median(values) {
+    const sorted = Float64Array.from(values).sort(), middle = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  }
+
+  /** The squared distances of all pairs i < j, and the two scales of squared_distance_scales. */
+  function squaredDistances(X, n, d) {
+    const pairs = new Float64Array((n * (n - 1)) / 2), nearest = new Float64Array(n).fill(Infinity);
+    let p = 0;
+    for (let i = 0; i < n; i++) {
+      for (let j = i + 1; j < n; j++) {
+        let r = 0;
+        for (let k = 0; k < d; k++) { const t = X[i * d + k] - X[j * d + k]; r += t * t; }
+        pairs[p++] = r;
+        if (r < nearest[i]) nearest[i] = r;
+        if (r < nearest[j]) nearest[j] = r;
+      }
+    }
+    return { pairs, nearest: median(nearest), median: median(pairs) };
+  }
+
   function mount(root, payload) {
     const N = window.kpcaNumerics, C = window.kpcaLabCore, el = C.el;
     const d = payload.n_features;
     const X = C.matrix(payload.X), n = X.length / d;
     const settings = Object.assign({}, payload.settings);
     const table = colormap();
+    const distances = squaredDistances(X, n, d);
+    let smallest = Infinity, largest = 0; // of the positive squared distances
+    for (const r of distances.pairs) { if (r > 0) smallest = Math.min(smallest, r); largest = Math.max(largest, r); }
     let result = null;
 
     function compute() {
@@ -49,6 +76,16 @@
     const spectrumPanel = new C.Panel(right, {
       label: "the eigenvalues of K on a log scale", height: (width) => Math.min(300, Math.max(220, width * 0.7)), draw: () => draw(),
     });
+    const profilePanel = new C.Panel(right, {
+      label: "the kernel against the squared distance, over the histogram of the data's squared distances",
+      height: (width) => Math.min(260, Math.max(200, width * 0.62)), draw: () => draw(),
+    });
+    right.append(C.legend([
+      { label: "kernel e^(−r/c); the dot at r = c", swatch: "line", color: "#1f77b4" },
+      { label: "the data's squared distances", swatch: "line", color: "#c8c8c8" },
+      { label: "median to the nearest neighbour", swatch: "line", color: "#ff7f0e" },
+      { label: "median over all pairs", swatch: "line", color: "#d62728" },
+    ]));
 
     function drawMatrix() {
       const ctx = matrixPanel.begin();
@@ -99,7 +136,7 @@
       const floor = 1e-16 * largest;
       const axes = new C.Axes(panel, { left: 52, top: 26, width: panel.width - 70, height: panel.cssHeight - 70 },
         { xlim: [0, n + 1], ylim: [floor, 2 * largest], ylog: true });
-      axes.decorate({ title: "its eigenvalues, largest first", xlabel: "k" });
+      axes.decorate({ title: "its eigenvalues, largest first", xlabel: "eigenvalue number j" });
       axes.clip((ctx) => {
         ctx.strokeStyle = "#1f77b4";
         ctx.lineWidth = 1.5;
@@ -115,6 +152,54 @@
       });
     }
 
+    function drawProfile() {
+      const panel = profilePanel, c = settings.c;
+      panel.begin();
+      // the range of the library's plot_kernel_profile, the same for every c that fits in it
+      // (and around c alone when every pair coincides: no distances to show)
+      const [shortest, longest] = largest > 0 ? [smallest, largest] : [c, c];
+      const low = Math.min(shortest / 10, c / 3), high = Math.max(longest * 100, 3 * c);
+      const bins = 40, counts = new Float64Array(bins), span = Math.log(high / low);
+      for (const r of distances.pairs) {
+        if (r > 0) counts[Math.min(bins - 1, Math.floor((Math.log(r / low) / span) * bins))]++;
+      }
+      const tallest = Math.max(1, ...counts);
+      const edge = (i) => low * Math.exp((span * i) / bins);
+      const axes = new C.Axes(panel, { left: 40, top: 26, width: panel.width - 52, height: panel.cssHeight - 70 },
+        { xlim: [low, high], ylim: [0, 1.05], xlog: true });
+      axes.decorate({ title: "the kernel value against r", xlabel: "squared distance r = ‖x − y‖²", yticks: [0, 0.5, 1] });
+      axes.clip((ctx) => {
+        ctx.fillStyle = "#c8c8c8";
+        for (let i = 0; i < bins; i++) {
+          if (!counts[i]) continue;
+          const x0 = axes.x(edge(i)), x1 = axes.x(edge(i + 1)), y = axes.y(counts[i] / tallest);
+          ctx.fillRect(x0, y, x1 - x0, axes.y(0) - y);
+        }
+        for (const [value, color, dash] of [[distances.nearest, "#ff7f0e", [5, 4]], [distances.median, "#d62728", [2, 3]]]) {
+          ctx.strokeStyle = color;
+          ctx.lineWidth = 1.5;
+          ctx.setLineDash(dash);
+          ctx.beginPath(); ctx.moveTo(axes.x(value), axes.top); ctx.lineTo(axes.x(value), axes.top + axes.height); ctx.stroke();
+        }
+        ctx.setLineDash([]);
+        ctx.strokeStyle = "#1f77b4";
+        ctx.lineWidth = 2;
+        ctx.beginPath();
+        for (let i = 0; i <= 200; i++) {
+          const r = low * Math.exp((span * i) / 200), x = axes.x(r), y = axes.y(Math.exp(-r / c));
+          if (i) ctx.lineTo(x, y); else ctx.moveTo(x, y);
+        }
+        ctx.stroke();
+        // at r = c the kernel has fallen to 1/e: that is what the width means
+        C.discs(ctx, [axes.x(c)], [axes.y(Math.exp(-1))], 1, 4, "#1f77b4");
+        ctx.font = C.FONT;
+        ctx.fillStyle = "#1f77b4";
+        ctx.textAlign = "right";
+        ctx.textBaseline = "middle";
+        ctx.fillText("r = c ", axes.x(c) - 4, axes.y(Math.exp(-1)));
+      });
+    }
+
     function drawNumbers() {
       const { eigenvalues } = result;
       let sum = 0, above = 0;
@@ -123,6 +208,7 @@
         el("div", { text: "c = " + C.formatNumber(settings.c, 3) + ": largest eigenvalue " + eigenvalues[0].toFixed(3) }),
         el("div", { text: "eigenvalues above 0.01: " + above + " of " + n }),
         el("div", { text: "their sum, tr K = n: " + sum.toFixed(3) }),
+        el("div", { text: "c = " + C.formatNumber(settings.c / distances.median, 2) + " × the median squared distance (" + C.formatNumber(distances.median, 3) + ")" }),
       );
     }
 
@@ -130,6 +216,7 @@
       if (!result) return;
       drawMatrix();
       drawSpectrum();
+      drawProfile();
       drawNumbers();
     }
 
@@ -138,7 +225,10 @@
       initial: Object.assign({}, payload.settings),
       update: () => { compute(); draw(); },
       sync: () => cSlider.sync(),
-      state: () => ({ c: result.c, n, K: Array.from(result.K), eigenvalues: Array.from(result.eigenvalues) }),
+      state: () => ({
+        c: result.c, n, K: Array.from(result.K), eigenvalues: Array.from(result.eigenvalues),
+        scales: [distances.nearest, distances.median],
+      }),
     });
     lab.move("load");
     return lab;

@@ -91,12 +91,21 @@
     return "10" + String(power).replace(/[-0-9]/g, (ch) => "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"["-0123456789".indexOf(ch)]);
   }
 
+  /** At most `count` powers of ten inside lim = [low, high], evenly spaced in the exponent. */
+  function powersOfTen(lim, count) {
+    const ticks = [];
+    const a = Math.ceil(Math.log10(lim[0])), b = Math.floor(Math.log10(lim[1]));
+    const every = Math.max(1, Math.ceil((b - a + 1) / count));
+    for (let p = a; p <= b; p += every) ticks.push(Math.pow(10, p));
+    return ticks;
+  }
+
   const FONT = '13px system-ui, -apple-system, "Segoe UI", sans-serif';
   const TITLE_FONT = '600 14px system-ui, -apple-system, "Segoe UI", sans-serif';
 
   /**
    * A rectangle of a panel with data coordinates: x(v), y(v) map to CSS
-   * pixels; ylog draws the y axis on a log10 scale.
+   * pixels; xlog and ylog draw the x and y axes on a log10 scale.
    */
   class Axes {
     constructor(panel, box, opts) {
@@ -107,10 +116,14 @@
       this.height = box.height;
       this.xlim = opts.xlim;
       this.ylim = opts.ylim;
+      this.xlog = !!opts.xlog;
       this.ylog = !!opts.ylog;
     }
 
-    x(v) { return this.left + ((v - this.xlim[0]) / (this.xlim[1] - this.xlim[0])) * this.width; }
+    x(v) {
+      const [a, b] = this.xlog ? [Math.log10(this.xlim[0]), Math.log10(this.xlim[1])] : this.xlim;
+      return this.left + (((this.xlog ? Math.log10(v) : v) - a) / (b - a)) * this.width;
+    }
 
     y(v) {
       const [a, b] = this.ylog ? [Math.log10(this.ylim[0]), Math.log10(this.ylim[1])] : this.ylim;
@@ -120,7 +133,9 @@
 
     /** Data coordinates of a CSS-pixel position. */
     invert(px, py) {
-      const x = this.xlim[0] + ((px - this.left) / this.width) * (this.xlim[1] - this.xlim[0]);
+      const [a, b] = this.xlog ? [Math.log10(this.xlim[0]), Math.log10(this.xlim[1])] : this.xlim;
+      const along = a + ((px - this.left) / this.width) * (b - a);
+      const x = this.xlog ? Math.pow(10, along) : along;
       const y = this.ylim[1] - ((py - this.top) / this.height) * (this.ylim[1] - this.ylim[0]);
       return [x, y];
     }
@@ -148,14 +163,11 @@
       ctx.fillStyle = "#333";
       ctx.strokeStyle = "#e6e6e6";
       ctx.lineWidth = 1;
-      const xticks = o.xticks || niceTicks(this.xlim[0], this.xlim[1], Math.max(2, Math.floor(this.width / 70)));
+      let xticks = o.xticks;
+      if (!xticks && this.xlog) xticks = powersOfTen(this.xlim, Math.max(2, Math.floor(this.width / 55)));
+      if (!xticks) xticks = niceTicks(this.xlim[0], this.xlim[1], Math.max(2, Math.floor(this.width / 70)));
       let yticks = o.yticks;
-      if (!yticks && this.ylog) {
-        yticks = [];
-        const a = Math.ceil(Math.log10(this.ylim[0])), b = Math.floor(Math.log10(this.ylim[1]));
-        const every = Math.max(1, Math.ceil((b - a + 1) / Math.max(2, Math.floor(this.height / 28))));
-        for (let p = a; p <= b; p += every) yticks.push(Math.pow(10, p));
-      }
+      if (!yticks && this.ylog) yticks = powersOfTen(this.ylim, Math.max(2, Math.floor(this.height / 28)));
       if (!yticks) yticks = niceTicks(this.ylim[0], this.ylim[1], Math.max(2, Math.floor(this.height / 35)));
       ctx.textAlign = "center";
       ctx.textBaseline = "top";
@@ -164,7 +176,8 @@
         if (o.grid !== false) {
           ctx.beginPath(); ctx.moveTo(px, this.top); ctx.lineTo(px, this.top + this.height); ctx.stroke();
         }
-        if (o.xtickLabels !== false) ctx.fillText(o.xformat ? o.xformat(v) : formatNumber(v, 3), px, this.top + this.height + 4);
+        const label = this.xlog ? powerOfTen(Math.round(Math.log10(v))) : (o.xformat ? o.xformat(v) : formatNumber(v, 3));
+        if (o.xtickLabels !== false) ctx.fillText(label, px, this.top + this.height + 4);
       }
       ctx.textAlign = "right";
       ctx.textBaseline = "middle";

@@ -20,6 +20,7 @@ from .pca import PCA
 
 # Appendices A and B: sparse and robust PCA
 from .proximal import project_unit_ball, singular_value_threshold, soft_threshold
+from .matrix_completion import MatrixCompletionResult, complete_matrix
 from .robust_pca import RobustPCAResult, robust_pca
 from .sparse_pca import SparsePCA
 
@@ -45,6 +46,8 @@ __all__ = [
     "SparsePCA",
     "robust_pca",
     "RobustPCAResult",
+    "complete_matrix",
+    "MatrixCompletionResult",
 ]
 
 __version__ = "0.1.0"

@@ -19,6 +19,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import Bunch
 
 from kpca_lib import PCA, Gaussian, KernelPCA, datasets, preimage
+from kpca_lib.explorers import squared_distance_scales
 
 ROOT = Path(__file__).resolve().parents[1]
 STATIC = ROOT / "_static"
@@ -175,10 +176,11 @@ def check_denoising(page, index, settings_list=None):
 
 
 def check_gram(page, index, c_values=None):
-    """Parity of a Gram-spectrum lab with kpca_lib's Gaussian kernel and scipy's eigvalsh."""
+    """Parity of a Gram-spectrum lab with kpca_lib's Gaussian kernel, scipy's eigvalsh and the distance scales."""
     payload = lab_payload(page, index)
     X = np.array(payload["X"]).reshape(-1, payload["n_features"])
     low, high = payload["c_range"]
+    scales = squared_distance_scales(X)  # the nearest-neighbour and median squared distances
     if c_values is None:
         c_values = [payload["settings"]["c"], low, float(np.sqrt(low * high)), high]
     report = []
@@ -194,12 +196,15 @@ def check_gram(page, index, c_values=None):
             "K": float(np.max(np.abs(np.array(state["K"]).reshape(K.shape) - K))),
             "eigenvalues (relative, above 1e-4 of the largest)": relative_error(ours[significant], eigenvalues[significant]),
             "eigenvalues (absolute, all, over the largest)": float(np.max(np.abs(ours - eigenvalues)) / largest),
+            "distance scales (relative)": max(abs(ours_scale - scale) / max(scale, 1e-300)
+                                              for ours_scale, scale in zip(state["scales"], scales)),
         }
         report.append(errors)
         assert state["c"] == c
         assert errors["K"] <= 1e-13, errors
         assert errors["eigenvalues (relative, above 1e-4 of the largest)"] <= EIGENVALUE_RTOL, errors
         assert errors["eigenvalues (absolute, all, over the largest)"] <= 1e-11, errors
+        assert errors["distance scales (relative)"] <= 1e-12, errors
     page.evaluate("([i, s]) => window.kpcaLabs[i].set(s)", [index, payload["settings"]])
     return report
 

@@ -274,7 +274,7 @@ def test_malformed_hidden_checks_give_clear_errors(cells, message):
 def test_check_lists_hidden_checks_and_flags_exercises_without(capsys):
     assert main(["check", str(CHAPTERS)]) == 0
     out = capsys.readouterr().out
-    assert "  ch1-ex3: graded, 1 hidden check\n  ch1-ex4: graded, 1 hidden check\n" in out
+    assert "  ch1-ex3: graded, 1 hidden check\n  ch1-ex4: graded, 1 hidden check\n  ch1-ex5: graded, 1 hidden check\n" in out
     for path in ALL_CHAPTERS:
         assert str(path) in out
     # every graded exercise of every chapter is listed once, with or without hidden check

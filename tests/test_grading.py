@@ -153,11 +153,11 @@ def synthetic_submissions(student, chapter, reference):
 
 
 def chapter_1_submissions(student, chapter):
-    """Alice solved both (with scratch cells, in her own order), Bob handed the notebook back
+    """Alice solved all (with scratch cells, the first two in her own order), Bob handed the notebook back
     as received, Carol forgot the ``+ 1`` that turns an index into a count, Dan printed
     the outputs he was shown."""
     alice = solved(student, chapter)
-    first, second = (alice.cells.index(stub) for stub in stubs(alice))
+    first, second = (alice.cells.index(stub) for stub in stubs(alice)[:2])
     alice.cells[first], alice.cells[second] = alice.cells[second], alice.cells[first]
     alice.cells.insert(first, new_code_cell("scratch = [1, 2]\nprint('scratch', len(scratch))"))
     alice.cells.append(new_code_cell("def helper():\n    return 3\n\nprint(helper())"))
@@ -266,7 +266,7 @@ def test_solved_notebook_passes_grading_under_a_second_blas_configuration(runs):
     returncode, lines, stdout, stderr, rows = runs["second_blas"].result()
     assert returncode == 0, stdout + stderr
     assert lines == {"01_pca.ipynb": ("PASS", "")}
-    assert [row["result"] for row in rows] == ["PASS", "PASS", "PASS"]
+    assert [row["result"] for row in rows] == ["PASS", "PASS", "PASS", "PASS"]
 
 
 # ---------------------------------------------------------------- wrong or missing answers fail
@@ -275,14 +275,16 @@ def test_solved_notebook_passes_grading_under_a_second_blas_configuration(runs):
 def test_chapter_1_as_handed_out_or_wrong_fails_naming_the_cells(runs):
     chapter_1 = runs["chapter_1"]
     assert chapter_1.verdict("bob/01_pca.ipynb") == ("FAIL", (
-        "Cell 11 (exercise ch1-ex3): raised NotImplementedError; hidden check 1 of ch1-ex3: raised "
-        "NotImplementedError; Cell 12 (exercise ch1-ex4): raised NotImplementedError; hidden check 1 of "
-        "ch1-ex4: raised NotImplementedError"))
+        "Cell 20 (exercise ch1-ex3): raised NotImplementedError; hidden check 1 of ch1-ex3: raised "
+        "NotImplementedError; Cell 21 (exercise ch1-ex4): raised NotImplementedError; hidden check 1 of "
+        "ch1-ex4: raised NotImplementedError; Cell 22 (exercise ch1-ex5): raised NotImplementedError; "
+        "hidden check 1 of ch1-ex5: raised NotImplementedError"))
     # one answer off by one: its visible check and its hidden check differ, the other exercise passes
     assert chapter_1.verdict("carol/01_pca.ipynb") == ("FAIL", (
-        "Cell 11 (exercise ch1-ex3): output differs from the reference; "
+        "Cell 20 (exercise ch1-ex3): output differs from the reference; "
         "hidden check 1 of ch1-ex3: output differs from the reference"))
     assert chapter_1.exercise("carol/01_pca.ipynb", "ch1-ex4") == ("PASS", "")
+    assert chapter_1.exercise("carol/01_pca.ipynb", "ch1-ex5") == ("PASS", "")
     returncode, _, _, stderr, _ = chapter_1.result()
     assert returncode == 1
     assert "no hidden check" not in stderr  # chapter 1 is in the function convention
@@ -322,7 +324,8 @@ def test_attack_printing_the_shown_output_fails_where_there_is_a_hidden_check(ru
         in attacks_run.result()[3]
     assert runs["chapter_1"].verdict("dan/01_pca.ipynb") == ("FAIL", (
         "hidden check 1 of ch1-ex3: raised NameError: name 'smallest_q' is not defined; "
-        "hidden check 1 of ch1-ex4: raised NameError: name 'projection_covariance' is not defined"))
+        "hidden check 1 of ch1-ex4: raised NameError: name 'projection_covariance' is not defined; "
+        "hidden check 1 of ch1-ex5: raised NameError: name 'leading_component' is not defined"))
 
 
 def test_attack_print_patch_and_input_transformer_fail(runs):

@@ -282,7 +282,7 @@ def test_phone_width_sharp_canvases_and_screenshots(chromium, lab_server):
             """() => Array.from(document.querySelectorAll('.kpca-lab canvas')).map(c =>
                  [c.width, c.height, c.getBoundingClientRect().width, c.getBoundingClientRect().height])"""
         )
-        assert len(canvases) == 7
+        assert len(canvases) == 8  # de-noising: 3, Gram spectrum: 3, PCA: 2
         for pixels_wide, pixels_high, css_wide, css_high in canvases:
             # drawn at the device pixel ratio, so sharp on a high-DPI screen
             assert abs(pixels_wide - css_wide * scale) <= scale and abs(pixels_high - css_high * scale) <= scale

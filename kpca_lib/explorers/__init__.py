@@ -8,10 +8,12 @@ explorer (:class:`StaticExplorer`) from that one drawing function.
 ========================  ==========================================================
 module                    explorer
 ========================  ==========================================================
+``pca_direction``         chapter 1: turn a direction w; variance captured and error left
 ``gram_spectrum``         chapter 3: Gaussian Gram matrix and spectrum against c
 ``rings``                 chapter 4: kernel PCA of concentric rings against c and q
 ``denoising``             chapter 5: de-noising the toy data against sigma, c, q, t
 ``topics``                appendix A: sparse PCA of planted topics against alpha, q
+``robust``                appendix B: robust PCA against lambda, the rank, the corruption
 ``static``                the precomputed-explorer framework (no kernel needed)
 ``explorer``              one drawing function -> live widget and static explorer
 ``labs``                  labs computed in the reader's browser, one function each
@@ -28,7 +30,15 @@ from .browser import BrowserExplorer
 from .explorer import Explorer
 from .gram_spectrum import draw_gram_spectrum, gram_spectrum, gram_spectrum_explorer, squared_distance_scales
 from .labs import denoising_lab, gram_spectrum_lab, pca_lab
+from .pca_direction import (
+    captured_variance,
+    draw_pca_direction,
+    draw_pca_plane,
+    pca_direction,
+    pca_direction_explorer,
+)
 from .rings import draw_rings, held_out_accuracy, rings_components, rings_explorer
+from .robust import SUPPORT_LABELS, draw_robust_pca, robust_pca_explorer, robust_pca_trial
 from .static import LiveRange, Slider, StaticExplorer
 from .topics import draw_topics, sparse_pca_topics, topics_explorer
 
@@ -37,6 +47,11 @@ __all__ = [
     "LiveRange",
     "Slider",
     "StaticExplorer",
+    "pca_direction",
+    "captured_variance",
+    "draw_pca_plane",
+    "draw_pca_direction",
+    "pca_direction_explorer",
     "gram_spectrum",
     "squared_distance_scales",
     "draw_gram_spectrum",
@@ -54,6 +69,10 @@ __all__ = [
     "sparse_pca_topics",
     "draw_topics",
     "topics_explorer",
+    "SUPPORT_LABELS",
+    "robust_pca_trial",
+    "draw_robust_pca",
+    "robust_pca_explorer",
     "BrowserExplorer",
     "denoising_lab",
     "gram_spectrum_lab",

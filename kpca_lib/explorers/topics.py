@@ -3,7 +3,7 @@
 import numpy as np
 
 from .._validation import check_int
-from ..datasets import planted_topics
+from ..datasets import TOPIC_WORDS, planted_topics
 from ..sparse_pca import SparsePCA
 from .explorer import Explorer
 from .static import LiveRange, Slider
@@ -30,8 +30,11 @@ def sparse_pca_topics(alpha, n_components, n_documents=400, random_state=0):
     dict
         ``components`` (q, 56), the unit loadings; ``words`` (the column
         names); ``n_nonzero`` (q,), the number of words of each component;
-        ``explained_variance_ratio``, the fraction of the variance of the
-        centred data that the rank-q reconstruction keeps; ``objective``,
+        ``explained_variance_ratio``, the reconstruction R^2: the fraction
+        of the squared norm of the centred data that its least-squares
+        projection onto the span of the q loadings keeps (the loadings are
+        not orthogonal in general, so their separate variances must not be
+        added); ``objective``,
         the final value of the objective.
 
     Examples
@@ -53,8 +56,12 @@ def sparse_pca_topics(alpha, n_components, n_documents=400, random_state=0):
     }
 
 
-def draw_topics(ax, alpha, n_components):
+def draw_topics(ax, alpha, n_components, colorbar=True):
     """Draw the absolute loadings of sparse PCA as a heat map (components x words).
+
+    One row per component, one column per word: the four topics' words in
+    blocks of 8 (separated by lines, named below the axis), then the
+    filler words. Each cell is one loading, drawn without interpolation.
 
     Parameters
     ----------
@@ -63,6 +70,9 @@ def draw_topics(ax, alpha, n_components):
         Weight of the l1 penalty.
     n_components : int
         Number of components q.
+    colorbar : bool, default=True
+        Draw a colour bar beside the map (in an inset of ``ax``, so that
+        clearing ``ax`` removes it too).
 
     Returns
     -------
@@ -70,24 +80,43 @@ def draw_topics(ax, alpha, n_components):
         The number of words of each component.
     """
     out = sparse_pca_topics(alpha, n_components)
-    ax.imshow(np.abs(out["components"]), aspect="auto", cmap="Greys", vmin=0, vmax=0.5)
-    ax.set_title(f"alpha={alpha:g}, q={n_components}\nvar kept {out['explained_variance_ratio']:.2f}",
-                 fontsize=8)
-    ax.set_xticks([0, 8, 16, 24, 32])
-    ax.set_yticks([])
+    image = ax.imshow(np.abs(out["components"]), aspect="auto", cmap="Greys", vmin=0, vmax=0.5,
+                      interpolation="nearest")
+    topics = list(TOPIC_WORDS)
+    size = len(TOPIC_WORDS[topics[0]])
+    for edge in range(size, size * len(topics) + 1, size):
+        ax.axvline(edge - 0.5, color="C1", lw=1)
+    n_words = len(out["words"])
+    # a label at the middle of each topic's block and of the filler words
+    centres = [size * k + (size - 1) / 2 for k in range(len(topics))]
+    centres.append((size * len(topics) + n_words - 1) / 2)
+    ax.set_xticks(centres, topics + ["filler words"], fontsize=8)
+    ax.tick_params(axis="x", length=0)
+    q = out["components"].shape[0]
+    ax.set_yticks(range(q), [str(k + 1) for k in range(q)] if q <= 8 else [""] * q, fontsize=8)
+    ax.set_ylabel("component", fontsize=8)
+    ax.set_title(rf"$\alpha$ = {alpha:g}, q = {n_components}: "
+                 f"$R^2$ = {out['explained_variance_ratio']:.2f}", fontsize=9)
+    if colorbar:
+        cax = ax.inset_axes([1.02, 0.0, 0.025, 1.0])
+        bar = ax.figure.colorbar(image, cax=cax)
+        bar.set_label("|loading|", fontsize=8)
+        bar.ax.tick_params(labelsize=7)
     return f"words per component: {out['n_nonzero']}"
 
 
-def topics_explorer(alpha=3.0, n_components=4, max_components=8, dpi=72):
+def topics_explorer(alpha=3.0, n_components=4, max_components=6, dpi=72):
     """The sparse PCA explorer of Appendix A: live or precomputed, from :func:`draw_topics`.
 
     Parameters
     ----------
     alpha : float, default=3.0
-        Initial l1 weight, a multiple of 0.5 in [0, 10].
+        Initial l1 weight, one of 0, 0.5, 1, 2, 3, 4, 5, 6 (the precomputed
+        grid; the live slider moves by 0.5 up to 10, where every loading is
+        zero).
     n_components : int, default=4
         Initial number of components q.
-    max_components : int, default=8
+    max_components : int, default=6
         The largest q of the slider.
     dpi : int, default=72
         Resolution at which the precomputed frames are shown.
@@ -98,9 +127,9 @@ def topics_explorer(alpha=3.0, n_components=4, max_components=8, dpi=72):
     """
     max_components = check_int(max_components, "max_components", minimum=1)
     sliders = [
-        Slider("alpha", [k / 2 for k in range(21)], initial=alpha, label="alpha", format="{:g}",
-               live=LiveRange(0.0, 10.0, step=0.5)),
+        Slider("alpha", [0.0, 0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0], initial=alpha, label="alpha",
+               format="{:g}", live=LiveRange(0.0, 10.0, step=0.5)),
         Slider("n_components", range(1, max_components + 1), initial=n_components,
                label="components q", live=LiveRange(1, max_components, integer=True)),
     ]
-    return Explorer(draw_topics, sliders, name="sparse-pca-topics", figsize=(5, 2), dpi=dpi)
+    return Explorer(draw_topics, sliders, name="sparse-pca-topics", figsize=(9.5, 2.8), dpi=dpi)
