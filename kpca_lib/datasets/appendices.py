@@ -32,8 +32,8 @@ def planted_topics(n_documents=400, p_topic=0.3, p_word=0.7, p_filler=0.1, rando
     on appears with probability ``p_word``; every other word (filler words,
     and words of topics that are off) appears with probability
     ``p_filler``. The topics are independent and of equal strength, so
-    their directions of variance are (nearly) tied: dense PCA may mix them,
-    sparse PCA should find each topic's word set.
+    their variances are tied in the population and close in a sample:
+    dense PCA may mix them, sparse PCA should find each topic's word set.
 
     Parameters
     ----------
