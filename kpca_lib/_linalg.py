@@ -82,7 +82,7 @@ def top_eigsh(A, q, *, tol=0.0, max_iter=None):
             "computed them instead; raise max_iter or tol, or pass "
             "eigen_solver='dense', to avoid the wasted work.",
             ConvergenceWarning,
-            stacklevel=4,  # the caller of the estimator's fit
+            stacklevel=5,  # the caller of the estimator's fit (fit -> _fit_exact -> _solve)
         )
         return top_eigh(A, q)
     order = np.argsort(eigenvalues)[::-1]

@@ -79,3 +79,9 @@ def check_projections(Z, q):
     if not np.all(np.isfinite(Z)):
         raise ValueError("Z contains NaN or infinity.")
     return Z
+
+
+def known_psd(kernel):
+    """Whether the kernel declares every Gram matrix PSD (numpy booleans count)."""
+    flag = getattr(kernel, "is_psd", False)
+    return isinstance(flag, (bool, np.bool_)) and bool(flag)

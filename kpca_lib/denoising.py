@@ -27,8 +27,10 @@ _FLOAT_DTYPES = [np.float64, np.float32]
 class PreimageMixin:
     """``inverse_transform`` and ``denoise`` for :class:`~kpca_lib.KernelPCA`.
 
-    Uses the fitted ``alphas_``, ``X_fit_``, ``n_components_`` and, for the
-    learned map, ``X_transformed_fit_`` and ``dual_coef_``.
+    Uses the estimator's ``_project`` and ``_preimage_expansion`` (the
+    expansion points of the projection, training points or landmarks, and
+    their weights gamma), the fitted ``n_components_`` and, for the learned
+    map, ``X_fit_``, ``X_transformed_fit_`` and ``dual_coef_``.
     """
 
     def inverse_transform(self, Z):
@@ -57,6 +59,11 @@ class PreimageMixin:
         return X_hat.astype(dtype, copy=False)
 
     def _check_learned(self):
+        if getattr(self, "_nystroem", False):
+            raise ValueError(
+                "The learned pre-image map needs an n x n solve, which "
+                "approximation='nystroem' avoids: use method='fixed_point'."
+            )
         if not self.fit_inverse_transform or not hasattr(self, "dual_coef_"):
             raise NotFittedError(
                 "The learned pre-image map was not fitted: construct the model "
@@ -135,10 +142,10 @@ class PreimageMixin:
                 f"is derived for it, and this model uses {self.kernel!r}. "
                 "method='learned' works for every kernel."
             )
-        Y = self._project(X)[:, :q]
-        gamma = preimage.gamma_weights(self.alphas_[:, :q], Y)
+        # the training points (exact) or the landmarks (Nystroem), and their weights
+        points, gamma = self._preimage_expansion(self._project(X)[:, :q])
         return preimage.gaussian_fixed_point(
-            self.X_fit_, gamma, self.kernel.c, Z0, return_history=return_history, **options
+            points, gamma, self.kernel.c, Z0, return_history=return_history, **options
         )
 
     def _denoise_learned(self, X, q, wants_result):

@@ -12,38 +12,38 @@ with ``1_n`` the n x n matrix of entries 1/n and ``mu_k = n lambda_k``.
 ``alpha_k = beta_k / sqrt(mu_k)``. The projection of a point x on ``V_k`` is
 ``sum_i alpha_i^k k_c(x, x_i)``, with the test kernel centred by the
 training means (``sklearn.preprocessing.KernelCenterer``).
+
+With ``approximation="nystroem"`` the n x n matrix is replaced by m
+landmarks (:mod:`kpca_lib.nystroem`): O(n m^2) time, O(m^2) memory.
 """
 
 import warnings
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin, clone
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.preprocessing import KernelCenterer
 from sklearn.utils.extmath import svd_flip
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ._kernel_estimator import KernelMixin
 from ._linalg import negative_eigenvalue_evidence, numerical_rank, top_eigh, top_eigsh
-from ._validation import check_int, check_n_components, check_real
+from ._validation import check_int, check_n_components, check_real, known_psd
 from .denoising import PreimageMixin
-from .kernels import Gaussian, Linear, NotPSDWarning, Polynomial, Sigmoid
+from .kernels import Gaussian, NotPSDWarning
 from .learned_preimage import fit_learned_preimage
+from .nystroem import NystroemMixin, landmark_gamma_weights
+from .preimage import gamma_weights
 
 __all__ = ["KernelPCA"]
 
 _SOLVERS = ("auto", "dense", "arpack")
+_APPROXIMATIONS = (None, "nystroem")
 _FLOAT_DTYPES = [np.float64, np.float32]
-_BUILTIN_KERNELS = (Linear, Polynomial, Gaussian, Sigmoid)
 # relative size below which a negative eigenvalue is round-off, as in is_psd
 _NEGATIVE_EIGENVALUE_RTOL = 1e-10
 
 
-def _known_psd(kernel):
-    """Whether the kernel declares every Gram matrix PSD (numpy booleans count)."""
-    flag = getattr(kernel, "is_psd", False)
-    return isinstance(flag, (bool, np.bool_)) and bool(flag)
-
-
-class KernelPCA(PreimageMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Kernel principal component analysis.
 
     Parameters
@@ -81,6 +81,23 @@ class KernelPCA(PreimageMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin
         Iteration limit of ARPACK; ``None`` means ARPACK's default. When
         ARPACK does not converge, a ``ConvergenceWarning`` says so and the
         dense solver is used.
+    approximation : {None, "nystroem"}, default=None
+        ``None``: exact, with the n x n kernel matrix. ``"nystroem"``: the
+        kernel approximated through m landmarks, ``K ~ K_nm K_mm^+ K_mn``
+        (:mod:`kpca_lib.nystroem`); O(n m^2) time, O(m^2 + chunk_size m)
+        memory, and the eigen-solver works on an m x m matrix. Not with a
+        precomputed kernel or ``fit_inverse_transform``.
+    n_landmarks : int, default=100
+        m, with ``n_components <= m <= n_samples`` (Nystroem only).
+    landmarks : {"uniform", "kmeans"}, default="uniform"
+        How the landmarks are chosen: m training samples drawn uniformly
+        without replacement, or the centres of k-means with m clusters
+        (Nystroem only).
+    chunk_size : int or None, default=None
+        Rows of X per block of the kernel with the landmarks; ``None`` makes
+        each block about 64 MiB (2^23 values). Nystroem only.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the choice of landmarks (Nystroem only).
 
     Attributes
     ----------
@@ -92,12 +109,23 @@ class KernelPCA(PreimageMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin
         columns, so that each feature-space component has unit norm. Signs
         are fixed so that the largest entry in absolute value of each
         eigenvector is positive.
+        With Nystroem, of shape (n_landmarks, n_components): the coefficients
+        ``a_k`` of ``V_k = sum_j a_jk phi(l_j)``, with ``eigenvalues_`` those
+        of the centred approximate n x n kernel.
     X_fit_ : ndarray of shape (n_samples, n_features)
         The training samples, needed to evaluate the kernel on new points
-        (not stored with a precomputed kernel).
+        (exact only, and not with a precomputed kernel).
     centerer_ : sklearn.preprocessing.KernelCenterer
         Holds the training kernel's column means, which centre both the
-        training and test kernels.
+        training and test kernels (exact only).
+    landmarks_ : ndarray of shape (n_landmarks, n_features)
+        The landmarks l_j (Nystroem only).
+    kernel_mean_ : ndarray of shape (n_landmarks,)
+        ``k_bar_j``, the mean of k(x_i, l_j) over the training samples
+        (Nystroem only).
+    mean_coef_ : ndarray of shape (n_landmarks,)
+        ``b = K_mm^+ k_bar``, the mean of the training images over the
+        landmarks, for pre-images (Nystroem only).
     X_transformed_fit_ : ndarray of shape (n_samples, n_components)
         Projections of the training samples (with ``fit_inverse_transform``).
     dual_coef_ : ndarray of shape (n_samples, n_features)
@@ -125,6 +153,12 @@ class KernelPCA(PreimageMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin
     >>> learned = KernelPCA(2, kernel=Gaussian(c=2.0), fit_inverse_transform=True, alpha=0.1).fit(X)
     >>> learned.denoise(X, method="learned").shape
     (4, 2)
+
+    With every sample a landmark, Nystroem is exact:
+
+    >>> nystroem = KernelPCA(2, kernel=Gaussian(c=2.0), approximation="nystroem", n_landmarks=4)
+    >>> nystroem.fit(X).eigenvalues_.round(4)
+    array([0.6321, 0.6321])
     """
 
     def __init__(
@@ -137,6 +171,11 @@ class KernelPCA(PreimageMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin
         fit_inverse_transform=False,
         tol=0.0,
         max_iter=None,
+        approximation=None,
+        n_landmarks=100,
+        landmarks="uniform",
+        chunk_size=None,
+        random_state=None,
     ):
         self.n_components = n_components
         self.kernel = kernel
@@ -145,42 +184,17 @@ class KernelPCA(PreimageMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin
         self.fit_inverse_transform = fit_inverse_transform
         self.tol = tol
         self.max_iter = max_iter
-
-    def set_params(self, **params):
-        """Set parameters; ``kernel__<name>`` changes a copy of the kernel.
-
-        The copy keeps a kernel shared with other estimators (such as the
-        default ``Gaussian(c=1.0)``) unchanged.
-
-        Parameters
-        ----------
-        **params
-            Estimator parameters, and kernel parameters as ``kernel__c``.
-
-        Returns
-        -------
-        self : KernelPCA
-        """
-        kernel_params = {k.split("__", 1)[1]: v for k, v in params.items() if k.startswith("kernel__")}
-        super().set_params(**{k: v for k, v in params.items() if not k.startswith("kernel__")})
-        if kernel_params:
-            if not hasattr(self.kernel, "set_params"):
-                raise ValueError(
-                    f"kernel {self.kernel!r} has no parameters to set, got "
-                    f"{sorted('kernel__' + k for k in kernel_params)}."
-                )
-            self.kernel = clone(self.kernel).set_params(**kernel_params)
-        return self
+        self.approximation = approximation
+        self.n_landmarks = n_landmarks
+        self.landmarks = landmarks
+        self.chunk_size = chunk_size
+        self.random_state = random_state
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.transformer_tags.preserves_dtype = ["float64", "float32"]
         tags.input_tags.pairwise = self._precomputed
         return tags
-
-    @property
-    def _precomputed(self):
-        return isinstance(self.kernel, str) and self.kernel == "precomputed"
 
     def _check_params(self):
         if not (callable(self.kernel) or self._precomputed):
@@ -198,26 +212,10 @@ class KernelPCA(PreimageMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin
             check_int(self.max_iter, "max_iter", minimum=1)
         if self.fit_inverse_transform and self._precomputed:
             raise ValueError("Cannot fit_inverse_transform with a precomputed kernel.")
-
-    def _gram(self, X, Y=None):
-        """The kernel matrix as a new float64 array, checked for shape and finiteness.
-
-        The array is the estimator's own, to centre in place: a precomputed
-        matrix, or a callable that returns a stored matrix, must not see it
-        changed.
-        """
-        if self._precomputed:
-            return np.array(X, dtype=np.float64, order="C")
-        result = self.kernel(X, X if Y is None else Y)
-        # the built-in kernels return a new array; anything else is copied
-        copy = None if type(self.kernel) in _BUILTIN_KERNELS else True
-        K = np.array(result, dtype=np.float64, order="C", copy=copy)
-        expected = (X.shape[0], (X if Y is None else Y).shape[0])
-        if K.shape != expected:
-            raise ValueError(f"kernel returned a matrix of shape {K.shape}, expected {expected}.")
-        if not np.all(np.isfinite(K)):
-            raise ValueError(f"kernel {self.kernel!r} returned NaN or infinity.")
-        return K
+        if self.approximation not in _APPROXIMATIONS:
+            raise ValueError(f"approximation must be one of {_APPROXIMATIONS}, got {self.approximation!r}.")
+        if self.approximation is not None:
+            self._check_nystroem_params()
 
     def _warn_if_not_psd(self, K_c, eigenvalues, K_scale):
         """Report significant negative eigenvalues of a kernel not known PSD.
@@ -225,7 +223,7 @@ class KernelPCA(PreimageMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin
         O(n^2): the computed spectrum and a trace test, never a full
         eigendecomposition (see ``negative_eigenvalue_evidence``).
         """
-        if _known_psd(self.kernel):
+        if known_psd(self.kernel):
             return
         evidence = negative_eigenvalue_evidence(K_c, eigenvalues, K_scale, _NEGATIVE_EIGENVALUE_RTOL)
         if evidence is not None:
@@ -236,7 +234,7 @@ class KernelPCA(PreimageMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin
                 "feature space with an inner product. Only components with "
                 "positive eigenvalues are kept.",
                 NotPSDWarning,
-                stacklevel=3,
+                stacklevel=4,
             )
 
     def _solve(self, K_c, q):
@@ -270,9 +268,23 @@ class KernelPCA(PreimageMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin
         self._check_params()
         # a copy: X_fit_ must not change when the caller's array does
         X = validate_data(self, X, dtype=_FLOAT_DTYPES, ensure_min_samples=2, copy=True)
-        n = X.shape[0]
-        if self._precomputed and X.shape[1] != n:
+        if self._precomputed and X.shape[1] != X.shape[0]:
             raise ValueError(f"A precomputed kernel matrix must be square, got shape {X.shape}.")
+        self._nystroem = self.approximation == "nystroem"
+        q = self._fit_nystroem(X) if self._nystroem else self._fit_exact(X)
+        self.n_components_ = q
+        self._fit_dtype = X.dtype
+        self._n_features_out = q
+        if self.fit_inverse_transform:
+            self.X_transformed_fit_ = self.alphas_ * self.eigenvalues_
+            self.dual_coef_ = fit_learned_preimage(
+                self.X_transformed_fit_, np.asarray(X, dtype=np.float64), self.kernel, self.alpha
+            )
+        return self
+
+    def _fit_exact(self, X):
+        """Centre the n x n kernel matrix, solve for q eigenpairs; return q."""
+        n = X.shape[0]
         q_max = n - 1  # centring in feature space removes one dimension
         q = check_n_components(self.n_components, q_max, f"n_samples - 1 = {q_max}")
 
@@ -309,15 +321,7 @@ class KernelPCA(PreimageMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin
         if not self._precomputed:
             self.X_fit_ = X
         self.centerer_ = centerer
-        self.n_components_ = q
-        self._fit_dtype = X.dtype
-        self._n_features_out = q
-        if self.fit_inverse_transform:
-            self.X_transformed_fit_ = self.alphas_ * self.eigenvalues_
-            self.dual_coef_ = fit_learned_preimage(
-                self.X_transformed_fit_, np.asarray(X, dtype=np.float64), self.kernel, self.alpha
-            )
-        return self
+        return q
 
     def fit_transform(self, X, y=None):
         """Fit the model and return the projections of the training samples.
@@ -332,16 +336,30 @@ class KernelPCA(PreimageMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin
         Returns
         -------
         Z : ndarray of shape (n_samples, n_components)
-            ``K_c alpha_k = mu_k alpha_k``, so no kernel is recomputed.
-            float32 when X is float32.
+            ``K_c alpha_k = mu_k alpha_k``, so no kernel is recomputed
+            (Nystroem: a second pass over X, by chunks). float32 when X is
+            float32.
         """
-        Z = self.fit(X).alphas_ * self.eigenvalues_
+        self.fit(X)
+        if self._nystroem:
+            Z = self._project_nystroem(validate_data(self, X, dtype=_FLOAT_DTYPES, reset=False))
+        else:
+            Z = self.alphas_ * self.eigenvalues_
         return Z.astype(self._fit_dtype, copy=False)
 
     def _project(self, X):
         """Projections of validated samples as a float64 ndarray (never wrapped)."""
+        if self._nystroem:
+            return self._project_nystroem(X)
         K_test = self._gram(X, None if self._precomputed else self.X_fit_)
         return self.centerer_.transform(K_test, copy=False) @ self.alphas_
+
+    def _preimage_expansion(self, Y):
+        """Expansion points and weights gamma of ``P_q phi(x)``, q = Y.shape[1] projections."""
+        q = Y.shape[1]
+        if self._nystroem:
+            return self.landmarks_, landmark_gamma_weights(self.alphas_[:, :q], Y, self.mean_coef_)
+        return self.X_fit_, gamma_weights(self.alphas_[:, :q], Y)
 
     def transform(self, X):
         """Project samples on the feature-space components.

@@ -14,6 +14,9 @@ import kpca_lib as kl
         kl.KernelPCA(n_components=2, kernel=kl.Linear()),
         kl.KernelPCA(n_components=2, kernel="precomputed"),
         kl.KernelPCA(n_components=2, kernel=kl.Polynomial(degree=2), fit_inverse_transform=True, alpha=0.1),
+        kl.KernelPCA(n_components=2, approximation="nystroem", n_landmarks=5),
+        kl.KernelPCA(n_components=2, kernel=kl.Linear(), approximation="nystroem", n_landmarks=5,
+                     landmarks="kmeans", chunk_size=3),
     ]
 )
 def test_sklearn_compatible_estimator(estimator, check):

@@ -32,7 +32,10 @@ def modules_of(package):
 
 def pip_install(python, *requirements):
     result = subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *requirements],
+        # --no-compile: byte-compiling every file of scipy, scikit-learn and matplotlib
+        # would be most of the install time, and the test imports only our modules
+        [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-compile",
+         *requirements],
         capture_output=True, text=True, timeout=900,
     )
     if result.returncode != 0:
