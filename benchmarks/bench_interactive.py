@@ -18,8 +18,8 @@ from sklearn.exceptions import ConvergenceWarning
 
 from kpca_lib import Gaussian, KernelPCA, datasets
 from kpca_lib.explorers import ToyDenoiser
+from kpca_lib.explorers.denoising import SIGMAS
 
-SIGMAS = (0.05, 0.1, 0.2, 0.4, 0.8)
 REPEATS = 5
 
 

@@ -119,6 +119,10 @@ def numerical_rank(eigenvalues, size, scale=None, eps=_EPS):
     return int(np.count_nonzero(eigenvalues > threshold))
 
 
+# relative size below which a negative eigenvalue is round-off, as in is_psd
+NEGATIVE_EIGENVALUE_RTOL = 1e-10
+
+
 def negative_eigenvalue_evidence(A, eigenvalues, scale, rtol):
     """Evidence, from O(m^2) work, that symmetric A has a negative eigenvalue.
 

@@ -33,16 +33,46 @@ def check_n_components(n_components, upper, why):
     return n_components
 
 
-def check_int(value, name, minimum):
-    """Return ``value`` if it is an integer >= minimum, else raise naming ``name``."""
+def check_rank(rank, q, empty, what):
+    """Check that q components fit a numerical rank; return q.
+
+    Parameters
+    ----------
+    rank : int
+        The number of positive eigenvalues found.
+    q : int
+        The number of components wanted.
+    empty : str
+        The error message when the rank is 0.
+    what : str
+        The matrix whose eigenvalues these are, for the error message.
+    """
+    if rank == 0:
+        raise ValueError(empty)
+    if rank < q:
+        raise ValueError(
+            f"n_components={q} is larger than the rank allows: {what} has only "
+            f"{rank} positive eigenvalues."
+        )
+    return q
+
+
+def check_int(value, name, minimum, maximum=None):
+    """Return ``value`` if it is an integer in [minimum, maximum], else raise naming ``name``."""
     if isinstance(value, bool) or not isinstance(value, Integral):
         raise TypeError(f"{name} must be an integer, got {value!r}.")
     if value < minimum:
         raise ValueError(f"{name} must be at least {minimum}, got {name}={value}.")
+    _check_maximum(value, name, maximum)
     return int(value)
 
 
-def check_real(value, name, *, minimum=None, strict=False):
+def _check_maximum(value, name, maximum):
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be at most {maximum}, got {name}={value!r}.")
+
+
+def check_real(value, name, *, minimum=None, strict=False, maximum=None):
     """Return ``value`` as a float if it is a finite real number in range.
 
     Parameters
@@ -55,6 +85,8 @@ def check_real(value, name, *, minimum=None, strict=False):
         Lower bound, if any.
     strict : bool, default=False
         Whether the bound excludes ``minimum`` itself.
+    maximum : float or None, default=None
+        Upper bound (included), if any.
     """
     if isinstance(value, bool) or not isinstance(value, Real):
         raise TypeError(f"{name} must be a real number, got {value!r}.")
@@ -63,6 +95,7 @@ def check_real(value, name, *, minimum=None, strict=False):
     if minimum is not None and (value < minimum or strict and value == minimum):
         relation = ">" if strict else ">="
         raise ValueError(f"{name} must be {relation} {minimum}, got {name}={value!r}.")
+    _check_maximum(value, name, maximum)
     return float(value)
 
 

@@ -26,8 +26,14 @@ from sklearn.utils.extmath import svd_flip
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._kernel_estimator import KernelMixin
-from ._linalg import negative_eigenvalue_evidence, numerical_rank, top_eigh, top_eigsh
-from ._validation import check_int, check_n_components, check_real, known_psd
+from ._linalg import (
+    NEGATIVE_EIGENVALUE_RTOL,
+    negative_eigenvalue_evidence,
+    numerical_rank,
+    top_eigh,
+    top_eigsh,
+)
+from ._validation import check_int, check_n_components, check_rank, check_real, known_psd
 from .denoising import PreimageMixin
 from .kernels import Gaussian, NotPSDWarning
 from .learned_preimage import fit_learned_preimage
@@ -39,8 +45,6 @@ __all__ = ["KernelPCA"]
 _SOLVERS = ("auto", "dense", "arpack")
 _APPROXIMATIONS = (None, "nystroem")
 _FLOAT_DTYPES = [np.float64, np.float32]
-# relative size below which a negative eigenvalue is round-off, as in is_psd
-_NEGATIVE_EIGENVALUE_RTOL = 1e-10
 
 
 class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -225,7 +229,7 @@ class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeatur
         """
         if known_psd(self.kernel):
             return
-        evidence = negative_eigenvalue_evidence(K_c, eigenvalues, K_scale, _NEGATIVE_EIGENVALUE_RTOL)
+        evidence = negative_eigenvalue_evidence(K_c, eigenvalues, K_scale, NEGATIVE_EIGENVALUE_RTOL)
         if evidence is not None:
             warnings.warn(
                 f"The centred kernel matrix of {self.kernel!r} has significant "
@@ -301,18 +305,12 @@ class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeatur
         # components of zero or negative eigenvalue have no unit-norm alpha
         # float32 samples are known to float32's precision only: so is the rank
         rank = numerical_rank(eigenvalues, n, scale=K_scale, eps=np.finfo(X.dtype).eps)
-        if self.n_components is None:
-            q = rank
-        if rank == 0:
-            raise ValueError(
-                "The centred kernel matrix has no positive eigenvalue: all "
-                "samples are the same point in feature space."
-            )
-        if rank < q:
-            raise ValueError(
-                f"n_components={q} is larger than the rank allows: the centred "
-                f"kernel matrix has only {rank} positive eigenvalues."
-            )
+        q = check_rank(
+            rank, rank if self.n_components is None else q,
+            "The centred kernel matrix has no positive eigenvalue: all "
+            "samples are the same point in feature space.",
+            "the centred kernel matrix",
+        )
         # flip signs to enforce deterministic output
         betas, _ = svd_flip(np.ascontiguousarray(betas[:, :q]), None)
 

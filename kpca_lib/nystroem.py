@@ -51,7 +51,8 @@ from sklearn.cluster import KMeans
 from sklearn.utils import check_random_state
 from sklearn.utils.extmath import svd_flip
 
-from ._validation import check_int, check_n_components, known_psd
+from ._linalg import NEGATIVE_EIGENVALUE_RTOL
+from ._validation import check_int, check_n_components, check_rank, known_psd
 from .kernels import NotPSDWarning
 
 __all__ = [
@@ -70,7 +71,6 @@ LANDMARK_METHODS = ("uniform", "kmeans")
 CUTOFF_RTOL = float(np.sqrt(np.finfo(np.float64).eps))
 # rows per chunk: a block of kernel values of about 64 MiB
 _CHUNK_ENTRIES = 2**23
-_NEGATIVE_EIGENVALUE_RTOL = 1e-10
 
 
 def check_n_landmarks(n_landmarks, n_components, n_samples):
@@ -304,18 +304,12 @@ class NystroemMixin:
         # eigenvalues below the cut-off's error level, or the data's precision, are zero
         threshold = max(10 * CUTOFF_RTOL * eigenvalues[0], n * np.finfo(X.dtype).eps * np.abs(K_mm).max())
         rank = int(np.count_nonzero(eigenvalues > threshold)) if eigenvalues[0] > 0 else 0
-        if self.n_components is None:
-            q = rank
-        if rank == 0:
-            raise ValueError(
-                "The approximate centred kernel matrix has no positive eigenvalue: "
-                "all samples are the same point in the landmarks' feature space."
-            )
-        if rank < q:
-            raise ValueError(
-                f"n_components={q} is larger than the rank allows: the Nystroem "
-                f"approximation with n_landmarks={m} has only {rank} positive eigenvalues."
-            )
+        q = check_rank(
+            rank, rank if self.n_components is None else q,
+            "The approximate centred kernel matrix has no positive eigenvalue: "
+            "all samples are the same point in the landmarks' feature space.",
+            f"the Nystroem approximation with n_landmarks={m}",
+        )
         alphas, _ = svd_flip(np.ascontiguousarray(P @ W[:, :q]), None)
         self.eigenvalues_ = eigenvalues[:q]
         self.alphas_ = alphas
@@ -325,7 +319,7 @@ class NystroemMixin:
         return q
 
     def _warn_if_landmarks_not_psd(self, s, m):
-        if known_psd(self.kernel) or s[-1] >= -_NEGATIVE_EIGENVALUE_RTOL * max(abs(s[0]), abs(s[-1])):
+        if known_psd(self.kernel) or s[-1] >= -NEGATIVE_EIGENVALUE_RTOL * max(abs(s[0]), abs(s[-1])):
             return
         warnings.warn(
             f"The kernel matrix of the {m} landmarks under {self.kernel!r} has a "

@@ -174,7 +174,8 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             method = "gram" if d > n else "covariance"
 
         mean = X.mean(axis=0, dtype=np.float64)
-        X_c = np.asarray(X, dtype=np.float64) - mean
+        X64 = np.asarray(X, dtype=np.float64)  # one copy at most, for float32 input
+        X_c = X64 - mean
         total = np.sum(X_c**2) / n
         if method == "svd":
             lambdas, W = _svd_route(X_c)
@@ -182,7 +183,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             lambdas, W = _eigen_route(X_c, q, method)
         # X is known to its dtype's precision relative to its own size, offset
         # included: the centred data carry that round-off, and so their rank
-        precision = (np.finfo(X.dtype).eps, np.linalg.norm(np.asarray(X, dtype=np.float64)))
+        precision = (np.finfo(X.dtype).eps, np.linalg.norm(X64))
         lambdas, W, q, method = self._settle_rank(X_c, lambdas, W, q, method, total, precision)
 
         # flip signs so that refits and all routes give the same components

@@ -65,8 +65,7 @@ def planted_topics(n_documents=400, p_topic=0.3, p_word=0.7, p_filler=0.1, rando
     """
     n_documents = check_int(n_documents, "n_documents", minimum=1)
     for name, value in (("p_topic", p_topic), ("p_word", p_word), ("p_filler", p_filler)):
-        if check_real(value, name, minimum=0.0) > 1.0:
-            raise ValueError(f"{name} must be at most 1, got {name}={value!r}.")
+        check_real(value, name, minimum=0.0, maximum=1.0)
     rng = check_random_state(random_state)
 
     topics = list(TOPIC_WORDS)
@@ -122,9 +121,7 @@ def low_rank_plus_sparse(n=200, rank=10, corruption=0.05, n_cols=None, random_st
     rank = check_int(rank, "rank", minimum=1)
     if rank > min(n, n_cols):
         raise ValueError(f"rank must be at most min(n, n_cols) = {min(n, n_cols)}, got {rank}.")
-    corruption = check_real(corruption, "corruption", minimum=0.0)
-    if corruption > 1.0:
-        raise ValueError(f"corruption must be at most 1, got corruption={corruption!r}.")
+    corruption = check_real(corruption, "corruption", minimum=0.0, maximum=1.0)
     rng = check_random_state(random_state)
 
     scale = np.sqrt(1.0 / n)

@@ -199,18 +199,7 @@ class ToyDenoiser:
         n_test = 11 * per_cluster  # denoising_toy's 11 clusters
         if trajectory_points is None:  # the first point of clusters 0, 2, 4, 6, 8
             trajectory_points = tuple(range(0, 10 * per_cluster, 2 * per_cluster))
-        if isinstance(trajectory_points, (str, bytes)) or not hasattr(trajectory_points, "__len__"):
-            raise TypeError(
-                f"trajectory_points must be a sequence of indices, got {trajectory_points!r}."
-            )
-        self.trajectory_points = tuple(
-            check_int(i, "trajectory_points[]", minimum=0) for i in trajectory_points
-        )
-        if not self.trajectory_points or max(self.trajectory_points) >= n_test:
-            raise ValueError(
-                f"trajectory_points must be 1 or more indices below {n_test} (the test points), "
-                f"got {trajectory_points!r}."
-            )
+        self.trajectory_points = check_trajectory_points(trajectory_points, n_test)
         # least recently used (sigma, c) pairs are dropped first
         self._fit_cached = functools.lru_cache(maxsize=self.cache_size)(self._fit)
         self.n_fits_ = 0
@@ -280,11 +269,7 @@ class ToyDenoiser:
             plot and the mean squared distances.
         """
         fitted = self.fitted(sigma, c)
-        q = check_int(n_components, "n_components", minimum=1)
-        if q > self.max_components:
-            raise ValueError(
-                f"n_components={q} is larger than max_components={self.max_components}."
-            )
+        q = check_int(n_components, "n_components", minimum=1, maximum=self.max_components)
         max_iter = check_int(max_iter, "max_iter", minimum=0)
         data, kpca = fitted.data, fitted.kpca
 
@@ -334,6 +319,26 @@ class ToyDenoiser:
     def clear_cache(self):
         """Forget every (sigma, c) fit."""
         self._fit_cached.cache_clear()
+
+
+def check_trajectory_points(trajectory_points, n_test):
+    """1 or more indices of test points (of ``n_test``) whose iterations are followed.
+
+    Returns
+    -------
+    tuple of int
+    """
+    if isinstance(trajectory_points, (str, bytes)) or not hasattr(trajectory_points, "__len__"):
+        raise TypeError(
+            f"trajectory_points must be a sequence of indices, got {trajectory_points!r}."
+        )
+    points = tuple(check_int(i, "trajectory_points[]", minimum=0) for i in trajectory_points)
+    if not points or max(points) >= n_test:
+        raise ValueError(
+            f"trajectory_points must be 1 or more indices below {n_test} (the test points), "
+            f"got {trajectory_points!r}."
+        )
+    return points
 
 
 def _linear_denoise(pca, X, q):

@@ -8,15 +8,13 @@ same mathematics as the library (``tests/test_labs_in_browser.py`` compares
 the two).
 """
 
-from numbers import Integral
-
 import numpy as np
 from sklearn.utils import check_array, check_random_state
 
 from .._validation import check_int, check_real
 from ..datasets.chapters_4_5 import _denoising_toy_draws
 from .browser import BrowserExplorer
-from .denoising import SIGMAS
+from .denoising import SIGMAS, check_trajectory_points
 
 __all__ = ["denoising_lab", "gram_spectrum_lab", "pca_lab"]
 
@@ -35,13 +33,6 @@ def _check_range(value, name):
     low = check_real(value[0], f"{name}[0]", minimum=0, strict=True)
     high = check_real(value[1], f"{name}[1]", minimum=low, strict=True)
     return low, high
-
-
-def _check_in_range(value, name, low, high):
-    value = check_real(value, name, minimum=low)
-    if value > high:
-        raise ValueError(f"{name} must be at most {high}, got {name}={value!r}.")
-    return value
 
 
 def _width_rule(sigma, n_features):
@@ -119,9 +110,9 @@ def denoising_lab(
     """
     sigmas, sigma = _check_sigmas(sigmas, sigma)
     c_min, c_max = _check_range(c_range, "c_range")
-    c = _check_in_range(c, "c", c_min, c_max)
-    n_components = _check_bounded_int(n_components, "n_components", 1, _MAX_COMPONENTS)
-    n_iter = _check_bounded_int(n_iter, "n_iter", 0, _MAX_ITER)
+    c = check_real(c, "c", minimum=c_min, maximum=c_max)
+    n_components = check_int(n_components, "n_components", minimum=1, maximum=_MAX_COMPONENTS)
+    n_iter = check_int(n_iter, "n_iter", minimum=0, maximum=_MAX_ITER)
     if not isinstance(width_rule, bool):
         raise TypeError(f"width_rule must be True or False, got width_rule={width_rule!r}.")
     if width_rule and c != _width_rule(sigma, _TOY["n_features"]):
@@ -159,40 +150,21 @@ def _check_sigmas(sigmas, sigma):
     return sigmas, sigma
 
 
-def _check_bounded_int(value, name, low, high):
-    value = check_int(value, name, minimum=low)
-    if value > high:
-        raise ValueError(f"{name} must be at most {high}, got {name}={value}.")
-    return value
-
-
 def _check_points_of_toy(trajectory_points):
     """1 to 7 distinct indices of test points of the toy (one colour each)."""
     n_test = _TOY["n_clusters"] * _TOY["n_test_per_cluster"]
-    if isinstance(trajectory_points, (str, bytes)) or not hasattr(trajectory_points, "__len__"):
-        raise TypeError(
-            f"trajectory_points must be a sequence of indices, got {trajectory_points!r}."
-        )
-    points = [check_int(index, "trajectory_points[]", minimum=0) for index in trajectory_points]
-    if not 1 <= len(points) <= _N_TRAJECTORY_COLOURS or len(set(points)) != len(points):
+    points = list(check_trajectory_points(trajectory_points, n_test))
+    if len(points) > _N_TRAJECTORY_COLOURS or len(set(points)) != len(points):
         raise ValueError(
             f"trajectory_points must be 1 to {_N_TRAJECTORY_COLOURS} distinct indices, "
             f"got {trajectory_points!r}."
-        )
-    if max(points) >= n_test:
-        raise ValueError(
-            f"trajectory_points must be indices of the {n_test} test points, got {max(points)}."
         )
     return points
 
 
 def _toy_payload(random_state):
     """The toy's centres and unit noise, which the page scales by sigma as denoising_toy does."""
-    if isinstance(random_state, bool) or not isinstance(random_state, Integral):
-        raise TypeError(
-            f"random_state must be an integer seed (the page is sent the data it "
-            f"draws), got random_state={random_state!r}."
-        )
+    # an integer seed, not a generator: the page is sent the data it draws
     random_state = check_int(random_state, "random_state", minimum=0)
     n_train = _TOY["n_clusters"] * _TOY["n_train_per_cluster"]
     n_test = _TOY["n_clusters"] * _TOY["n_test_per_cluster"]
@@ -261,7 +233,7 @@ def gram_spectrum_lab(
     """
     X = _check_points(X, "X", 2, 300)
     c_min, c_max = _check_range(c_range, "c_range")
-    c = _check_in_range(c, "c", c_min, c_max)
+    c = check_real(c, "c", minimum=c_min, maximum=c_max)
     payload = {
         "X": X.ravel(),
         "n_features": X.shape[1],

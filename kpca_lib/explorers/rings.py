@@ -126,9 +126,7 @@ def rings_components(c, n_components, n_grid=50, random_state=0):
     ((300, 2), (300, 2), (10, 10))
     """
     c = check_real(c, "c", minimum=0, strict=True)
-    q = check_int(n_components, "n_components", minimum=1)
-    if q > 20:
-        raise ValueError(f"n_components must be at most 20, got n_components={q}.")
+    q = check_int(n_components, "n_components", minimum=1, maximum=20)
     n_grid = check_int(n_grid, "n_grid", minimum=2)
     # 300 x 300 problems: a second BLAS thread only adds synchronisation, and on a
     # busy machine it can double the time of an explorer's 35 settings

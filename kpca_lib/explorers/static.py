@@ -233,9 +233,7 @@ class StaticExplorer:
             check_int(value, f"subplots {what}", minimum=1)
         check_int(self.dpi, "dpi", minimum=10)
         check_int(self.pixel_ratio, "pixel_ratio", minimum=1)
-        colors = check_int(self.colors, "colors", minimum=2)
-        if colors > 256:
-            raise ValueError(f"colors must be at most 256, got colors={colors}.")
+        check_int(self.colors, "colors", minimum=2, maximum=256)
         if self.n_settings > check_int(self.max_frames, "max_frames", minimum=1):
             raise ValueError(
                 f"the sliders make {self.n_settings} frames, more than max_frames={self.max_frames}."
