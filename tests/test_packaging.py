@@ -46,16 +46,21 @@ def modules_of(package):
     return names
 
 
+def pip(command, *arguments):
+    """Run pip of this environment, never fetching a dependency."""
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", command, "--no-deps", "--disable-pip-version-check", "-q",
+         *arguments],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
     """The wheel built from pyproject.toml (no dependencies fetched or installed)."""
     out = tmp_path_factory.mktemp("wheel")
-    result = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-         "--disable-pip-version-check", "-q", "-w", str(out), str(ROOT)],
-        capture_output=True, text=True, timeout=300,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
+    pip("wheel", "--no-build-isolation", "-w", str(out), str(ROOT))
     (path,) = out.glob("kpca_lib-*.whl")
     return path
 
@@ -64,12 +69,7 @@ def wheel(tmp_path_factory):
 def target(wheel, tmp_path_factory):
     """A folder holding the wheel's installed files, and nothing else."""
     folder = tmp_path_factory.mktemp("site")
-    result = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--no-deps", "--no-compile",
-         "--disable-pip-version-check", "-q", "--target", str(folder), str(wheel)],
-        capture_output=True, text=True, timeout=300,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
+    pip("install", "--no-compile", "--target", str(folder), str(wheel))
     return folder
 
 
