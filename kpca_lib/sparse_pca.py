@@ -130,7 +130,7 @@ class SparsePCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         The loadings ``D`` as found, before scaling.
     codes_ : ndarray of shape (n_samples, n_components)
         The codes ``Y`` of the training samples.
-    objective_history_ : ndarray of shape (n_iter_ + 1,)
+    objective_history_ : ndarray of shape (``n_iter_ + 1``,)
         The objective before the first sweep and after each sweep; it
         never increases.
     mean_ : ndarray of shape (n_features,)
