@@ -55,7 +55,7 @@ class PreimageMixin:
         self._check_learned()
         Z = check_projections(Z, self.n_components_)
         dtype = Z.dtype
-        X_hat = learned_preimage(Z, self.X_transformed_fit_, self.dual_coef_, self.kernel)
+        X_hat = learned_preimage(Z, self.X_transformed_fit_, self.dual_coef_, self.kernel_)
         return X_hat.astype(dtype, copy=False)
 
     def _check_learned(self):
@@ -136,16 +136,16 @@ class PreimageMixin:
 
     def _denoise_fixed_point(self, X, q, Z0, options, return_history):
         """Pre-images of the first q projections by the fixed-point iteration."""
-        if not isinstance(self.kernel, Gaussian):
+        if not isinstance(self.kernel_, Gaussian):
             raise TypeError(
                 "denoise needs the Gaussian kernel: the fixed-point iteration "
-                f"is derived for it, and this model uses {self.kernel!r}. "
+                f"is derived for it, and this model uses {self.kernel_!r}. "
                 "method='learned' works for every kernel."
             )
         # the training points (exact) or the landmarks (Nystroem), and their weights
         points, gamma = self._preimage_expansion(self._project(X)[:, :q])
         return preimage.gaussian_fixed_point(
-            points, gamma, self.kernel.c, Z0, return_history=return_history, **options
+            points, gamma, self.kernel_.c, Z0, return_history=return_history, **options
         )
 
     def _denoise_learned(self, X, q, wants_result):
@@ -161,5 +161,5 @@ class PreimageMixin:
         if q == self.n_components_:
             dual_coef = self.dual_coef_
         else:
-            dual_coef = fit_learned_preimage(Z_fit, np.asarray(self.X_fit_, dtype=np.float64), self.kernel, self.alpha)
-        return learned_preimage(Y, Z_fit, dual_coef, self.kernel).astype(X.dtype, copy=False)
+            dual_coef = fit_learned_preimage(Z_fit, np.asarray(self.X_fit_, dtype=np.float64), self.kernel_, self.alpha)
+        return learned_preimage(Y, Z_fit, dual_coef, self.kernel_).astype(X.dtype, copy=False)
