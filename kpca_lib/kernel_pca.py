@@ -83,7 +83,10 @@ class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeatur
         Constant of ``kernel="poly"`` and ``"sigmoid"``.
     kernel_params : dict or None, default=None
         Keyword arguments of a kernel function of your own, as in
-        scikit-learn (a kernel object takes its parameters itself).
+        scikit-learn (a kernel object takes its parameters itself). Note
+        that a kernel function here maps two sample *matrices* to their Gram
+        matrix (vectorised), where scikit-learn calls its function on one
+        pair of samples at a time.
     alpha : float, default=1.0
         The ridge of the learned pre-image map (Bakir et al., 2004), used
         only with ``fit_inverse_transform=True``, as in scikit-learn. Not to
@@ -235,7 +238,7 @@ class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeatur
         tags = super().__sklearn_tags__()
         tags.transformer_tags.preserves_dtype = ["float64", "float32"]
         tags.input_tags.pairwise = self._precomputed
-        tags.input_tags.sparse = not self._precomputed and self.approximation is None
+        tags.input_tags.sparse = not (self._precomputed or self.fit_inverse_transform or self.approximation)
         return tags
 
     def fit(self, X, y=None):
