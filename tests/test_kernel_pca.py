@@ -540,3 +540,44 @@ def test_inverse_transform_uses_the_fitted_kernel(moons):
     kernel.set_params(degree=5, coef0=3.0)
     np.testing.assert_array_equal(model.inverse_transform(Z), X_hat)
     np.testing.assert_array_equal(model.denoise(X[:5], method="learned"), X_hat)
+
+
+# Issue 22, defect 7: small de-noising products run BLAS on one thread
+
+
+def blas_threads():
+    from threadpoolctl import threadpool_info
+
+    return {info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"}
+
+
+@pytest.mark.parametrize("method", ["fixed_point", "learned"])
+def test_small_denoising_runs_blas_on_one_thread(moons, monkeypatch, method):
+    import kpca_lib.denoising as denoising
+    from kpca_lib import preimage
+
+    X = moons[0]
+    model = kl.KernelPCA(2, kernel=kl.Gaussian(c=0.5), fit_inverse_transform=True).fit(X)
+    seen = []
+    target, name = (preimage, "gaussian_fixed_point") if method == "fixed_point" else (denoising, "learned_preimage")
+    real = getattr(target, name)
+
+    def recording(*args, **kwargs):
+        seen.append(blas_threads())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(target, name, recording)
+    outside = blas_threads()
+    model.denoise(X[:10], method=method)
+    assert seen == [{1}]
+    assert blas_threads() == outside  # the limit ends with the call
+
+
+def test_large_products_keep_every_blas_thread():
+    from kpca_lib.denoising import SMALL_PRODUCT, small_product_threads
+
+    outside = blas_threads()
+    with small_product_threads(SMALL_PRODUCT):
+        assert blas_threads() == outside
+    with small_product_threads(SMALL_PRODUCT - 1):
+        assert blas_threads() == {1}
