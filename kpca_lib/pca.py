@@ -30,6 +30,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
+from scipy.linalg import norm as scipy_norm
 from scipy.linalg import svd
 from scipy.sparse import issparse
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
@@ -56,6 +57,23 @@ _METHODS = ("auto", "covariance", "gram", "svd")
 # an absolute error of about size * eps * lambda_1
 _SQUARED_ROUTE_LIMIT = 1e-8
 _EPS = np.finfo(np.float64).eps
+
+
+def _unscaled(variances, scale):
+    """Variances of the scaled data times scale^2, with a warning if float64 cannot hold them."""
+    variances = np.asarray(variances, dtype=np.float64)
+    with np.errstate(over="ignore", under="ignore"):
+        result = variances * np.float64(scale) * np.float64(scale)
+    if np.any(np.isinf(result)) or np.any((result == 0) & (variances > 0)):
+        warnings.warn(
+            f"The variances of X (about {float(variances.max()):.3g} * {scale:.3g}^2) lie outside "
+            "float64's range: explained_variance_ and noise_variance_ hold 0 or inf. The "
+            "components, ratios, singular values and projections, computed on X scaled by a "
+            "power of two, are exact.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    return result
 
 
 class PCA(ProbabilisticPCAMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -208,10 +226,10 @@ class PCA(ProbabilisticPCAMixin, ClassNamePrefixFeaturesOutMixin, TransformerMix
         dtype = X.dtype
         self.components_ = components.astype(dtype, copy=False)
         # variances of the scaled data, times scale^2: 0 (inf) when below (above) float64's range
-        self.explained_variance_ = (lambdas[:q] * scale**2).astype(dtype, copy=False)
+        self.explained_variance_ = _unscaled(lambdas[:q], scale).astype(dtype, copy=False)
         self.explained_variance_ratio_ = (lambdas[:q] / total).astype(dtype, copy=False)
         self.singular_values_ = (np.sqrt(n * lambdas[:q]) * scale).astype(dtype, copy=False)
-        self.noise_variance_ = noise_variance(total, lambdas, q, d, max(n, d) * _EPS * total) * scale**2
+        self.noise_variance_ = float(_unscaled(noise_variance(total, lambdas, q, d, max(n, d) * _EPS * total), scale))
         self.mean_ = mean.astype(dtype, copy=False)
         self.n_components_ = q
         self.n_samples_ = n
@@ -229,7 +247,8 @@ class PCA(ProbabilisticPCAMixin, ClassNamePrefixFeaturesOutMixin, TransformerMix
         lambdas, W = svd_route(X_c) if method == "svd" else eigen_route(X_c, q, method)
         # X is known to its dtype's precision relative to its own size, offset
         # included: the centred data carry that round-off, and so their rank
-        precision = (np.finfo(X.dtype).eps, np.linalg.norm(X64) / scale)
+        # scipy's norm (BLAS nrm2) scales as it sums; numpy's squares, and overflows
+        precision = (np.finfo(X.dtype).eps, scipy_norm(X64.ravel(), check_finite=False) / scale)
         lambdas, W, q, method = self._settle_rank(X_c, lambdas, W, q, method, total, precision)
         return lambdas, W, q, method, total, scale
 

@@ -134,14 +134,17 @@ class ProbabilisticPCAMixin:
 
     def _check_noise(self, what):
         W, lambdas, sigma2 = self._model()
+        if not np.all((lambdas > 0) & np.isfinite(lambdas)):
+            raise ValueError(
+                f"{what} needs the explained variances as float64 numbers; some underflowed "
+                "to 0 or overflowed to inf (data near the limits of float64: rescale X)."
+            )
         if W.shape[0] < W.shape[1] and sigma2 == 0.0:
             raise ValueError(
                 f"{what} needs an invertible model covariance, but noise_variance_ = 0 with "
                 f"n_components={W.shape[0]} < n_features={W.shape[1]}: the data have no "
                 "variance outside the principal subspace, so the density is singular."
             )
-        if np.any(lambdas <= 0):
-            raise ValueError(f"{what} needs positive explained variances; some underflowed to 0.")
         return W, lambdas, sigma2
 
     def get_covariance(self):
