@@ -63,6 +63,8 @@ def resolve_kernel(kernel, *, gamma, degree, coef0, kernel_params, n_features):
     gamma_ : float or None
         The gamma a named kernel used, else None.
     """
+    if kernel_params is not None and not isinstance(kernel_params, dict):
+        raise TypeError(f"kernel_params must be a dict or None, got {kernel_params!r}.")
     if kernel_params and not (callable(kernel) and not hasattr(kernel, "get_params")):
         raise ValueError(
             "kernel_params are the keyword arguments of a kernel function of your own, "

@@ -150,6 +150,8 @@ def test_components_beyond_the_positive_eigenvalues_are_refused():
         (np.eye(4), {"kernel": 2.0}, TypeError, "kernel must be a callable"),
         (np.eye(4), {"kernel": "rbf", "gamma": -1.0}, ValueError, "gamma must be > 0"),
         (np.eye(4), {"kernel": "rbf", "kernel_params": {"c": 1.0}}, ValueError, "kernel_params are"),
+        (np.eye(4), {"kernel": lambda A, B: A @ B.T, "kernel_params": [1.0]}, TypeError,
+         "kernel_params must be a dict"),
         (np.eye(4), {"eigen_solver": "randomized", "iterated_power": -1}, ValueError,
          "iterated_power must be at least 0"),
         (np.eye(4), {"eigen_solver": "lobpcg"}, ValueError, "eigen_solver must be one of"),
