@@ -45,7 +45,10 @@ class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeatur
     n_components : int or None, default=None
         Number of components q, at most the number of positive eigenvalues
         of the centred kernel matrix (itself at most n - 1). ``None`` keeps
-        every component with a positive eigenvalue.
+        every component with a positive eigenvalue. The cap is on purpose:
+        scikit-learn allows up to n and, with ``remove_zero_eig=False``,
+        keeps components of zero eigenvalue, which have no unit-norm
+        direction in feature space.
     kernel : Kernel, callable, str or None, default=None
         A kernel object such as :class:`~kpca_lib.Gaussian` or
         :class:`~kpca_lib.Polynomial` (the book's way), a function
