@@ -1,6 +1,6 @@
 """Speed of the core: vectorised de-noising and KernelPCA fit.
 
-Prints two tables:
+Prints four tables:
 
 1. De-noising the toy of Mika et al. (1100 training points, 363 test points,
    d = 2 and d = 10, 10 iterations): ``KernelPCA.denoise`` against a
@@ -14,10 +14,18 @@ Prints two tables:
    and under ``set_output(transform="pandas")``, against the Gaussian
    kernel object in the same run: the PSD check of a kernel of unknown
    type and the internal centring must cost next to nothing.
+4. De-noising the toy (default options) on a busy machine: the script
+   starts two processes that burn a core each (as many as the machine this
+   was written for has), times ``KernelPCA.denoise`` while they run, and
+   prints the ratio busy / idle beside the same call with BLAS left free
+   to use all its threads (what kpca_lib did before issue 22). The goal:
+   within 2x of idle. "Idle" is only as idle as the machine is: the load
+   average is printed first.
 
 Run from the repository root::
 
     .venv/bin/python benchmarks/bench_core.py
+    .venv/bin/python benchmarks/bench_core.py --busy-only   # table 4 only
 """
 
 import time
@@ -47,7 +55,7 @@ def best_time(function, repeats):
 
 def denoise_point_by_point(kpca, X_test, n_iter):
     """The iteration as course notes write it: one point, one term at a time."""
-    X_fit, alphas, c = kpca.X_fit_, kpca.alphas_, kpca.kernel.c
+    X_fit, alphas, c = kpca.X_fit_, kpca.alphas_, kpca.kernel_.c
     n, q = alphas.shape
     K_fit_rows = kpca.centerer_.K_fit_rows_
     K_fit_all = kpca.centerer_.K_fit_all_
@@ -110,6 +118,51 @@ def fit_table():
         print(f"{X.shape[0]:>6}{cells}{ours:>14.3f}{ours / min(times):>8.2f}")
 
 
+def burn_cores(count):
+    """Start ``count`` processes that each keep a core busy; return them."""
+    import subprocess
+    import sys
+
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+
+
+def busy_table(n_burners=2):
+    from threadpoolctl import threadpool_limits
+
+    from kpca_lib import denoising
+
+    print()
+    print(f"De-noising the toy (default options, best of 9) idle and with {n_burners} "
+          "core-burning processes running; ratio = busy / idle")
+    print(f"{'d':>3} {'BLAS threads':<26}{'idle (ms)':>10}{'busy (ms)':>10}{'busy/idle':>10}")
+    cases = []
+    for d in (2, 10):
+        data = denoising_toy(n_features=d, sigma=SIGMA, random_state=0)
+        kpca = kl.KernelPCA(4, kernel=kl.Gaussian(c=2 * d * SIGMA**2)).fit(data.X_train)
+        limited = lambda kpca=kpca, X=data.X_test: kpca.denoise(X)  # noqa: E731
+
+        def all_threads(kpca=kpca, X=data.X_test):
+            # what kpca_lib did before: the limit switched off
+            real, denoising.SMALL_PRODUCT = denoising.SMALL_PRODUCT, 0
+            try:
+                with threadpool_limits(limits=None):
+                    return kpca.denoise(X)
+            finally:
+                denoising.SMALL_PRODUCT = real
+
+        cases += [(d, "kpca_lib (1 for small)", limited), (d, "all (before issue 22)", all_threads)]
+    idle = [best_time(run, 9)[0] for _, _, run in cases]
+    burners = burn_cores(n_burners)
+    try:
+        busy = [best_time(run, 9)[0] for _, _, run in cases]
+    finally:
+        for process in burners:
+            process.kill()
+            process.wait()
+    for (d, name, _), t_idle, t_busy in zip(cases, idle, busy):
+        print(f"{d:>3} {name:<26}{t_idle * 1e3:>10.1f}{t_busy * 1e3:>10.1f}{t_busy / t_idle:>9.2f}x")
+
+
 def kernel_kinds_table():
     from sklearn import config_context
 
@@ -141,6 +194,12 @@ if __name__ == "__main__":
     import os
 
     print(f"load average at start: {os.getloadavg()[0]:.1f}")
+    import sys
+
+    if "--busy-only" in sys.argv:
+        busy_table()
+        raise SystemExit
     denoising_table()
     fit_table()
     kernel_kinds_table()
+    busy_table()

@@ -7,8 +7,10 @@ own (one idea per module).
 from . import datasets, learned_preimage, preimage, proximal
 from .kernel_pca import KernelPCA
 from .kernels import (
+    Cosine,
     Gaussian,
     Kernel,
+    Laplacian,
     Linear,
     NotPSDWarning,
     Polynomial,
@@ -32,6 +34,8 @@ __all__ = [
     "Polynomial",
     "Gaussian",
     "Sigmoid",
+    "Laplacian",
+    "Cosine",
     "NotPSDWarning",
     "degree2_feature_map",
     "is_psd",

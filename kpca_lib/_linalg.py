@@ -7,6 +7,8 @@ from scipy.linalg import eigh
 from scipy.linalg.blas import dsymv
 from scipy.sparse.linalg import ArpackNoConvergence, LinearOperator, eigsh
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import check_random_state
+from sklearn.utils.extmath import randomized_svd
 
 _EPS = np.finfo(np.float64).eps
 
@@ -33,7 +35,7 @@ def top_eigh(A, q):
     return eigenvalues[::-1], eigenvectors[:, ::-1]
 
 
-def top_eigsh(A, q, *, tol=0.0, max_iter=None):
+def top_eigsh(A, q, *, tol=0.0, max_iter=None, random_state=None):
     """The q largest eigenpairs of the symmetric float64 A by Lanczos (ARPACK).
 
     When ARPACK does not converge, a ``ConvergenceWarning`` says so and the
@@ -49,6 +51,11 @@ def top_eigsh(A, q, *, tol=0.0, max_iter=None):
         ARPACK's relative accuracy; 0 means machine precision.
     max_iter : int or None, default=None
         ARPACK's iteration limit; ``None`` means ARPACK's default, 10 m.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the start vector, drawn uniformly in [-1, 1]^m as
+        scikit-learn draws it (the same vector for the same seed). ``None``
+        means a fixed vector, so that refits are identical (scikit-learn's
+        ``None`` draws from numpy's global generator).
 
     Returns
     -------
@@ -69,7 +76,10 @@ def top_eigsh(A, q, *, tol=0.0, max_iter=None):
     operator = LinearOperator((m, m), matvec=matvec, dtype=np.float64)
     # a fixed start vector keeps refits identical; not the constant vector,
     # which lies in the null space of a centred kernel
-    v0 = np.random.default_rng(0).uniform(-1.0, 1.0, m)
+    if random_state is None:
+        v0 = np.random.default_rng(0).uniform(-1.0, 1.0, m)
+    else:
+        v0 = check_random_state(random_state).uniform(-1.0, 1.0, m)
     try:
         eigenvalues, eigenvectors = eigsh(
             operator, k=q, which="LA", v0=v0, tol=tol, maxiter=max_iter
@@ -87,6 +97,40 @@ def top_eigsh(A, q, *, tol=0.0, max_iter=None):
         return top_eigh(A, q)
     order = np.argsort(eigenvalues)[::-1]
     return eigenvalues[order], eigenvectors[:, order]
+
+
+def top_randomized_eigh(A, q, *, n_iter="auto", random_state=None):
+    """The q eigenpairs of symmetric A largest in modulus, by a randomized SVD.
+
+    Halko, Martinsson and Tropp (2011): a few passes of A times an
+    m x (q + 10) block. For symmetric A the SVD's singular vectors are
+    eigenvectors, and the sign of ``v_k . u_k`` is the sign of the
+    eigenvalue: this is scikit-learn's ``_randomized_eigsh`` with
+    ``selection="module"`` (what its ``KernelPCA`` calls), written with the
+    public ``randomized_svd``, and gives the same numbers for the same seed.
+
+    Parameters
+    ----------
+    A : ndarray of shape (m, m)
+        A symmetric matrix.
+    q : int
+        How many eigenpairs, 1 <= q <= m.
+    n_iter : int or "auto", default="auto"
+        Power iterations (``iterated_power``): 7 when q < 0.1 m, else 4.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the random block; ``None`` means a fixed seed, 0.
+
+    Returns
+    -------
+    eigenvalues : ndarray of shape (q,)
+        In descending order.
+    eigenvectors : ndarray of shape (m, q)
+    """
+    random_state = 0 if random_state is None else random_state
+    U, s, Vt = randomized_svd(A, q, n_iter=n_iter, flip_sign=False, random_state=random_state)
+    eigenvalues = s * np.sign(np.einsum("ij,ji->i", Vt, U))
+    order = np.argsort(eigenvalues)[::-1]
+    return eigenvalues[order], U[:, order]
 
 
 def numerical_rank(eigenvalues, size, scale=None, eps=_EPS):

@@ -9,9 +9,13 @@ Two ways back, through one API (:meth:`PreimageMixin.denoise`):
   ``inverse_transform``.
 """
 
+from contextlib import nullcontext
+from functools import cache
+
 import numpy as np
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted, validate_data
+from threadpoolctl import ThreadpoolController
 
 from . import preimage
 from ._validation import check_n_components, check_projections
@@ -22,6 +26,36 @@ __all__ = ["PreimageMixin"]
 
 _METHODS = ("fixed_point", "learned")
 _FLOAT_DTYPES = [np.float64, np.float32]
+# multiply-adds per iteration (points x expansion points x (d + 1)) below which
+# de-noising runs its BLAS on one thread: a few milliseconds of work on one
+# core, where waking and synchronising BLAS threads costs as much, and, on a
+# machine whose cores are busy with other processes, many times more (issue 22:
+# the toy took 4x longer with two other processes running; benchmarks/bench_core.py)
+SMALL_PRODUCT = 2**24
+
+
+@cache
+def _blas_controller():
+    return ThreadpoolController()
+
+
+def small_product_threads(size):
+    """One BLAS thread for a small product, as scikit-learn limits its own small-block loops.
+
+    Parameters
+    ----------
+    size : int
+        Multiply-adds of the product.
+
+    Returns
+    -------
+    context manager
+        ``threadpoolctl``'s limit to one BLAS thread when ``size <
+        SMALL_PRODUCT``, else one that changes nothing.
+    """
+    if size < SMALL_PRODUCT:
+        return _blas_controller().limit(limits=1, user_api="blas")
+    return nullcontext()
 
 
 class PreimageMixin:
@@ -55,7 +89,7 @@ class PreimageMixin:
         self._check_learned()
         Z = check_projections(Z, self.n_components_)
         dtype = Z.dtype
-        X_hat = learned_preimage(Z, self.X_transformed_fit_, self.dual_coef_, self.kernel)
+        X_hat = learned_preimage(Z, self.X_transformed_fit_, self.dual_coef_, self.kernel_)
         return X_hat.astype(dtype, copy=False)
 
     def _check_learned(self):
@@ -120,32 +154,41 @@ class PreimageMixin:
         -------
         Z : ndarray of shape (n_samples, n_features)
             The pre-images (or the full result, see ``return_result``).
+
+        Notes
+        -----
+        When the products are small (fewer than ``SMALL_PRODUCT``
+        multiply-adds per iteration), BLAS runs on one thread during the
+        call (``threadpoolctl``): extra threads gain nothing there and, on a
+        machine busy with other processes, cost several times the work.
         """
         check_is_fitted(self)
         if method not in _METHODS:
             raise ValueError(f"method must be one of {_METHODS}, got {method!r}.")
         q = check_n_components(n_components, self.n_components_, "the number of fitted components")
         X = validate_data(self, X, dtype=_FLOAT_DTYPES, reset=False)
-        if method == "learned":
-            return self._denoise_learned(X, q, return_result or return_history)
-        options = dict(max_iter=max_iter, tol=tol, max_restarts=max_restarts, random_state=random_state)
-        result = self._denoise_fixed_point(X, q, X if Z0 is None else Z0, options, return_history)
+        # the products are points x expansion points (training points or landmarks) x d
+        with small_product_threads(X.shape[0] * self.alphas_.shape[0] * (X.shape[1] + 1)):
+            if method == "learned":
+                return self._denoise_learned(X, q, return_result or return_history)
+            options = dict(max_iter=max_iter, tol=tol, max_restarts=max_restarts, random_state=random_state)
+            result = self._denoise_fixed_point(X, q, X if Z0 is None else Z0, options, return_history)
         if return_result or return_history:
             return result
         return result.Z.astype(X.dtype, copy=False)
 
     def _denoise_fixed_point(self, X, q, Z0, options, return_history):
         """Pre-images of the first q projections by the fixed-point iteration."""
-        if not isinstance(self.kernel, Gaussian):
+        if not isinstance(self.kernel_, Gaussian):
             raise TypeError(
                 "denoise needs the Gaussian kernel: the fixed-point iteration "
-                f"is derived for it, and this model uses {self.kernel!r}. "
+                f"is derived for it, and this model uses {self.kernel_!r}. "
                 "method='learned' works for every kernel."
             )
         # the training points (exact) or the landmarks (Nystroem), and their weights
         points, gamma = self._preimage_expansion(self._project(X)[:, :q])
         return preimage.gaussian_fixed_point(
-            points, gamma, self.kernel.c, Z0, return_history=return_history, **options
+            points, gamma, self.kernel_.c, Z0, return_history=return_history, **options
         )
 
     def _denoise_learned(self, X, q, wants_result):
@@ -161,5 +204,5 @@ class PreimageMixin:
         if q == self.n_components_:
             dual_coef = self.dual_coef_
         else:
-            dual_coef = fit_learned_preimage(Z_fit, np.asarray(self.X_fit_, dtype=np.float64), self.kernel, self.alpha)
-        return learned_preimage(Y, Z_fit, dual_coef, self.kernel).astype(X.dtype, copy=False)
+            dual_coef = fit_learned_preimage(Z_fit, np.asarray(self.X_fit_, dtype=np.float64), self.kernel_, self.alpha)
+        return learned_preimage(Y, Z_fit, dual_coef, self.kernel_).astype(X.dtype, copy=False)

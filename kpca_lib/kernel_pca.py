@@ -17,33 +17,23 @@ With ``approximation="nystroem"`` the n x n matrix is replaced by m
 landmarks (:mod:`kpca_lib.nystroem`): O(n m^2) time, O(m^2) memory.
 """
 
-import warnings
-
 import numpy as np
+from scipy.sparse import issparse
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.preprocessing import KernelCenterer
 from sklearn.utils.extmath import svd_flip
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._kernel_estimator import KernelMixin
-from ._linalg import (
-    NEGATIVE_EIGENVALUE_RTOL,
-    negative_eigenvalue_evidence,
-    numerical_rank,
-    top_eigh,
-    top_eigsh,
-)
-from ._validation import check_int, check_n_components, check_rank, check_real, known_psd
+from ._linalg import numerical_rank
+from ._validation import check_n_components, check_rank
 from .denoising import PreimageMixin
-from .kernels import Gaussian, NotPSDWarning
 from .learned_preimage import fit_learned_preimage
 from .nystroem import NystroemMixin, landmark_gamma_weights
 from .preimage import gamma_weights
 
 __all__ = ["KernelPCA"]
 
-_SOLVERS = ("auto", "dense", "arpack")
-_APPROXIMATIONS = (None, "nystroem")
 _FLOAT_DTYPES = [np.float64, np.float32]
 
 
@@ -55,23 +45,51 @@ class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeatur
     n_components : int or None, default=None
         Number of components q, at most the number of positive eigenvalues
         of the centred kernel matrix (itself at most n - 1). ``None`` keeps
-        every component with a positive eigenvalue.
-    kernel : callable or "precomputed", default=Gaussian(c=1.0)
-        A kernel ``kernel(X, Y)`` returning the Gram matrix, such as
-        :class:`~kpca_lib.Gaussian`, :class:`~kpca_lib.Polynomial`, or a
-        function of your own; or ``"precomputed"``, when ``fit`` receives the
-        n x n kernel matrix of the training samples and ``transform`` the
-        m x n kernel matrix between new and training samples. The kernel's
-        parameters are parameters of the estimator (``kernel__c``). A kernel
-        whose ``is_psd`` is not true (a function of your own, ``Sigmoid``,
-        a precomputed matrix) is checked on the training data by an O(n^2)
-        test, never a full eigendecomposition: a ``NotPSDWarning`` reports
-        significant negative eigenvalues that it finds.
-    eigen_solver : {"auto", "dense", "arpack"}, default="auto"
+        every component with a positive eigenvalue. The cap is on purpose:
+        scikit-learn allows up to n and, with ``remove_zero_eig=False``,
+        keeps components of zero eigenvalue, which have no unit-norm
+        direction in feature space.
+    kernel : Kernel, callable, str or None, default=None
+        A kernel object such as :class:`~kpca_lib.Gaussian` or
+        :class:`~kpca_lib.Polynomial` (the book's way), a function
+        ``kernel(X, Y)`` of your own returning the Gram matrix, one of
+        scikit-learn's names ``"rbf"``, ``"poly"``, ``"linear"``,
+        ``"cosine"``, ``"sigmoid"``, ``"laplacian"`` (read with ``gamma``,
+        ``degree``, ``coef0``; the same kernel objects, so the same results:
+        ``"rbf"`` is ``Gaussian(c=1 / gamma)``), or ``"precomputed"``, when
+        ``fit`` receives the n x n kernel matrix of the training samples and
+        ``transform`` the m x n kernel matrix between new and training
+        samples. ``None`` means ``Gaussian(c=1.0)``, the book's default (a
+        new object at every fit: no default is shared between estimators;
+        scikit-learn's default is ``"linear"``). The fit keeps its own copy
+        as ``kernel_``. The kernel's parameters are parameters of the
+        estimator (``kernel__c``). A kernel whose ``is_psd`` is not true (a
+        function of your own, ``Sigmoid``, a precomputed matrix) is checked
+        on the training data by an O(n^2) test, never a full
+        eigendecomposition: a ``NotPSDWarning`` reports significant negative
+        eigenvalues that it finds.
+    eigen_solver : {"auto", "dense", "arpack", "randomized"}, default="auto"
         ``"dense"``: ``scipy.linalg.eigh`` restricted to the q largest
         eigenpairs; ``"arpack"``: ``scipy.sparse.linalg.eigsh`` (Lanczos),
-        faster when q is small and n large; ``"auto"``: arpack when
-        n > 200 and q < 10, dense otherwise.
+        faster when q is small and n large; ``"randomized"``: the randomized
+        SVD of Halko et al. (2011), as scikit-learn's, which finds the q
+        eigenvalues largest in modulus (approximate unless the spectrum
+        decays); ``"auto"``: arpack when n > 200 and q < 10, dense otherwise
+        (scikit-learn's rule).
+    gamma : float or None, default=None
+        For ``kernel="rbf"``, ``"laplacian"``, ``"poly"`` and ``"sigmoid"``,
+        as in scikit-learn; ``None`` means ``1 / n_features``. (The book's
+        Gaussian width is ``c = 1 / gamma``.)
+    degree : int, default=3
+        Degree of ``kernel="poly"``.
+    coef0 : float, default=1.0
+        Constant of ``kernel="poly"`` and ``"sigmoid"``.
+    kernel_params : dict or None, default=None
+        Keyword arguments of a kernel function of your own, as in
+        scikit-learn (a kernel object takes its parameters itself). Note
+        that a kernel function here maps two sample *matrices* to their Gram
+        matrix (vectorised), where scikit-learn calls its function on one
+        pair of samples at a time.
     alpha : float, default=1.0
         The ridge of the learned pre-image map (Bakir et al., 2004), used
         only with ``fit_inverse_transform=True``, as in scikit-learn. Not to
@@ -85,6 +103,8 @@ class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeatur
         Iteration limit of ARPACK; ``None`` means ARPACK's default. When
         ARPACK does not converge, a ``ConvergenceWarning`` says so and the
         dense solver is used.
+    iterated_power : int or "auto", default="auto"
+        Power iterations of the randomized solver: 7 when q < 0.1 n, else 4.
     approximation : {None, "nystroem"}, default=None
         ``None``: exact, with the n x n kernel matrix. ``"nystroem"``: the
         kernel approximated through m landmarks, ``K ~ K_nm K_mm^+ K_mn``
@@ -101,10 +121,20 @@ class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeatur
         Rows of X per block of the kernel with the landmarks; ``None`` makes
         each block about 64 MiB (2^23 values). Nystroem only.
     random_state : int, RandomState instance or None, default=None
-        Seed of the choice of landmarks (Nystroem only).
+        Seed of the choice of landmarks (Nystroem), of ARPACK's start vector
+        and of the randomized solver's block (the same draws as
+        scikit-learn's for the same seed). For the solvers, ``None`` means a
+        fixed start, so that a refit gives the same components (for
+        scikit-learn, numpy's global generator).
 
     Attributes
     ----------
+    kernel_ : Kernel, callable or "precomputed"
+        The kernel of the fit, its own copy (see ``kernel``): what
+        ``transform``, ``inverse_transform`` and ``denoise`` evaluate.
+    gamma_ : float
+        The gamma of a named kernel (``1 / n_features`` for ``gamma=None``),
+        as scikit-learn's; only with a named kernel.
     eigenvalues_ : ndarray of shape (n_components,)
         The q largest eigenvalues ``mu_k = n lambda_k`` of the centred
         kernel matrix, in decreasing order.
@@ -116,7 +146,10 @@ class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeatur
         With Nystroem, of shape (n_landmarks, n_components): the coefficients
         ``a_k`` of ``V_k = sum_j a_jk phi(l_j)``, with ``eigenvalues_`` those
         of the centred approximate n x n kernel.
-    X_fit_ : ndarray of shape (n_samples, n_features)
+    eigenvectors_ : ndarray of shape (n_samples, n_components)
+        The unit eigenvectors ``beta_k`` of the centred kernel matrix, as
+        scikit-learn's ``eigenvectors_`` (exact only).
+    X_fit_ : {ndarray, scipy.sparse matrix} of shape (n_samples, n_features)
         The training samples, needed to evaluate the kernel on new points
         (exact only, and not with a precomputed kernel).
     centerer_ : sklearn.preprocessing.KernelCenterer
@@ -168,13 +201,18 @@ class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeatur
     def __init__(
         self,
         n_components=None,
-        kernel=Gaussian(c=1.0),
+        kernel=None,
         eigen_solver="auto",
         *,
+        gamma=None,
+        degree=3,
+        coef0=1.0,
+        kernel_params=None,
         alpha=1.0,
         fit_inverse_transform=False,
         tol=0.0,
         max_iter=None,
+        iterated_power="auto",
         approximation=None,
         n_landmarks=100,
         landmarks="uniform",
@@ -184,10 +222,15 @@ class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeatur
         self.n_components = n_components
         self.kernel = kernel
         self.eigen_solver = eigen_solver
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.kernel_params = kernel_params
         self.alpha = alpha
         self.fit_inverse_transform = fit_inverse_transform
         self.tol = tol
         self.max_iter = max_iter
+        self.iterated_power = iterated_power
         self.approximation = approximation
         self.n_landmarks = n_landmarks
         self.landmarks = landmarks
@@ -198,69 +241,19 @@ class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeatur
         tags = super().__sklearn_tags__()
         tags.transformer_tags.preserves_dtype = ["float64", "float32"]
         tags.input_tags.pairwise = self._precomputed
+        tags.input_tags.sparse = not (self._precomputed or self.fit_inverse_transform or self.approximation)
         return tags
-
-    def _check_params(self):
-        if not (callable(self.kernel) or self._precomputed):
-            raise TypeError(
-                "kernel must be a callable kernel(X, Y) such as "
-                f"kpca_lib.Gaussian(c=1.0), or 'precomputed', got {self.kernel!r}."
-            )
-        if self.eigen_solver not in _SOLVERS:
-            raise ValueError(
-                f"eigen_solver must be one of {_SOLVERS}, got {self.eigen_solver!r}."
-            )
-        check_real(self.alpha, "alpha", minimum=0)
-        check_real(self.tol, "tol", minimum=0)
-        if self.max_iter is not None:
-            check_int(self.max_iter, "max_iter", minimum=1)
-        if self.fit_inverse_transform and self._precomputed:
-            raise ValueError("Cannot fit_inverse_transform with a precomputed kernel.")
-        if self.approximation not in _APPROXIMATIONS:
-            raise ValueError(f"approximation must be one of {_APPROXIMATIONS}, got {self.approximation!r}.")
-        if self.approximation is not None:
-            self._check_nystroem_params()
-
-    def _warn_if_not_psd(self, K_c, eigenvalues, K_scale):
-        """Report significant negative eigenvalues of a kernel not known PSD.
-
-        O(n^2): the computed spectrum and a trace test, never a full
-        eigendecomposition (see ``negative_eigenvalue_evidence``).
-        """
-        if known_psd(self.kernel):
-            return
-        evidence = negative_eigenvalue_evidence(K_c, eigenvalues, K_scale, NEGATIVE_EIGENVALUE_RTOL)
-        if evidence is not None:
-            warnings.warn(
-                f"The centred kernel matrix of {self.kernel!r} has significant "
-                f"negative eigenvalues ({evidence}; n={K_c.shape[0]}): the kernel "
-                "is not positive semi-definite on these data, so it has no "
-                "feature space with an inner product. Only components with "
-                "positive eigenvalues are kept.",
-                NotPSDWarning,
-                stacklevel=4,
-            )
-
-    def _solve(self, K_c, q):
-        """The q largest eigenpairs of K_c by the chosen solver."""
-        n = K_c.shape[0]
-        solver = self.eigen_solver
-        if solver == "auto":
-            solver = "arpack" if n > 200 and q < 10 else "dense"
-        if self.n_components is None or solver == "arpack" and q >= n - 1:
-            solver = "dense"  # eigsh cannot return all eigenpairs
-        if solver == "arpack":
-            return top_eigsh(K_c, q, tol=self.tol, max_iter=self.max_iter)
-        return top_eigh(K_c, q)
 
     def fit(self, X, y=None):
         """Fit the model: centre the kernel matrix and solve its eigenproblem.
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Training samples as rows; at least two, all finite. With
-            ``kernel="precomputed"``, the n x n kernel matrix.
+        X : {array-like, scipy.sparse matrix} of shape (n_samples, n_features)
+            Training samples as rows; at least two, all finite. A sparse
+            matrix (CSR or CSC) is never made dense: the kernel reads it
+            (exact only, without ``fit_inverse_transform``). With
+            ``kernel="precomputed"``, the dense n x n kernel matrix.
         y : None
             Ignored.
 
@@ -271,9 +264,13 @@ class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeatur
         """
         self._check_params()
         # a copy: X_fit_ must not change when the caller's array does
-        X = validate_data(self, X, dtype=_FLOAT_DTYPES, ensure_min_samples=2, copy=True)
+        X = validate_data(self, X, dtype=_FLOAT_DTYPES, ensure_min_samples=2, copy=True,
+                          accept_sparse=("csr", "csc"))
+        if issparse(X):
+            self._check_sparse_fit()
         if self._precomputed and X.shape[1] != X.shape[0]:
             raise ValueError(f"A precomputed kernel matrix must be square, got shape {X.shape}.")
+        self._resolve_kernel(X.shape[1])
         self._nystroem = self.approximation == "nystroem"
         q = self._fit_nystroem(X) if self._nystroem else self._fit_exact(X)
         self.n_components_ = q
@@ -282,7 +279,7 @@ class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeatur
         if self.fit_inverse_transform:
             self.X_transformed_fit_ = self.alphas_ * self.eigenvalues_
             self.dual_coef_ = fit_learned_preimage(
-                self.X_transformed_fit_, np.asarray(X, dtype=np.float64), self.kernel, self.alpha
+                self.X_transformed_fit_, np.asarray(X, dtype=np.float64), self.kernel_, self.alpha
             )
         return self
 
@@ -315,6 +312,7 @@ class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeatur
         betas, _ = svd_flip(np.ascontiguousarray(betas[:, :q]), None)
 
         self.eigenvalues_ = eigenvalues[:q]
+        self.eigenvectors_ = betas
         self.alphas_ = betas / np.sqrt(self.eigenvalues_)
         if not self._precomputed:
             self.X_fit_ = X
@@ -357,7 +355,8 @@ class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeatur
         q = Y.shape[1]
         if self._nystroem:
             return self.landmarks_, landmark_gamma_weights(self.alphas_[:, :q], Y, self.mean_coef_)
-        return self.X_fit_, gamma_weights(self.alphas_[:, :q], Y)
+        points = self.X_fit_.toarray() if issparse(self.X_fit_) else self.X_fit_
+        return points, gamma_weights(self.alphas_[:, :q], Y)
 
     def transform(self, X):
         """Project samples on the feature-space components.
@@ -376,5 +375,5 @@ class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeatur
             the training means; float32 when X is float32.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=_FLOAT_DTYPES, reset=False)
+        X = validate_data(self, X, dtype=_FLOAT_DTYPES, reset=False, accept_sparse=("csr", "csc"))
         return self._project(X).astype(X.dtype, copy=False)

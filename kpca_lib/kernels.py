@@ -5,25 +5,31 @@ A kernel ``k`` is called as ``k(X, Y=None)`` and returns the Gram matrix
 ``Y=None`` it returns ``k(X, X)``. The arithmetic is delegated to
 :mod:`sklearn.metrics.pairwise`.
 
-Kernels are immutable values (equal when their parameters are equal) that
-also speak scikit-learn's parameter protocol, ``get_params`` and
-``set_params``, so that model selection can tune them inside an estimator:
+Kernels are values (equal when their parameters are equal) that also speak
+scikit-learn's parameter protocol, ``get_params`` and ``set_params``, so that
+model selection can tune them inside an estimator:
 ``GridSearchCV(KernelPCA(kernel=Gaussian()), {"kernel__c": [0.1, 1.0]})``.
+``set_params`` changes a kernel in place (scikit-learn's protocol), so a
+kernel is a *mutable* value and, like a list, it is **unhashable**: a hash
+that changed under ``set_params`` would lose the kernel in every set and dict
+that held it. (A fitted :class:`~kpca_lib.KernelPCA` keeps its own copy,
+``kernel_``, so changing the kernel after fit changes nothing until refit.)
 
-The module also holds the explicit degree-2 feature map of chapter 3 and a
-numerical check that a Gram matrix is symmetric positive semi-definite.
+The module also holds (re-exported from :mod:`kpca_lib.feature_maps`) the
+explicit degree-2 feature map of chapter 3, and a numerical check that a Gram matrix is symmetric positive semi-definite.
 """
 
 import inspect
 from dataclasses import dataclass
-from itertools import combinations
 
 import numpy as np
 from scipy.linalg import eigvalsh
+from scipy.sparse import issparse
 from sklearn.metrics import pairwise
 from sklearn.utils import check_array
 
 from ._validation import check_int, check_real
+from .feature_maps import degree2_feature_map  # the text meets it beside the kernels
 
 __all__ = [
     "NotPSDWarning",
@@ -31,7 +37,10 @@ __all__ = [
     "Linear",
     "Polynomial",
     "Gaussian",
+    "Laplacian",
     "Sigmoid",
+    "Cosine",
+    "kernel_dataclass",
     "degree2_feature_map",
     "is_psd",
 ]
@@ -45,11 +54,24 @@ class NotPSDWarning(UserWarning):
     """
 
 
+def kernel_dataclass(cls):
+    """Make a kernel class a frozen dataclass that is not hashable.
+
+    Frozen, so that attribute assignment (which would skip validation) is
+    refused; unhashable, because ``set_params`` changes the value in place
+    (see the module docstring). Decorate subclasses of :class:`Kernel` with
+    it rather than with ``dataclass(frozen=True)``, which would add a hash.
+    """
+    cls = dataclass(frozen=True)(cls)
+    cls.__hash__ = None
+    return cls
+
+
 class Kernel:
     """Base class: validate the inputs, then compute the Gram matrix.
 
-    Subclasses are frozen dataclasses whose fields are the kernel's
-    parameters; they implement ``_gram(X, Y)`` on validated float arrays and
+    Subclasses are frozen, unhashable dataclasses (:func:`kernel_dataclass`)
+    whose fields are the kernel's parameters; they implement ``_gram(X, Y)`` on validated float arrays and
     set ``is_psd`` to True only when every Gram matrix of the kernel is
     positive semi-definite (Mercer's condition) whatever the data. The base
     class does not claim it: a kernel not known to be PSD is checked on its
@@ -121,9 +143,9 @@ class Kernel:
 
         Parameters
         ----------
-        X : array-like of shape (n_samples_X, n_features)
+        X : {array-like, scipy.sparse matrix} of shape (n_samples_X, n_features)
             Samples as rows.
-        Y : array-like of shape (n_samples_Y, n_features), default=None
+        Y : {array-like, scipy.sparse matrix} of shape (n_samples_Y, n_features), default=None
             Samples as rows. ``None`` means ``Y = X``.
 
         Returns
@@ -131,10 +153,10 @@ class Kernel:
         K : ndarray of shape (n_samples_X, n_samples_Y)
             ``K[i, j] = k(X[i], Y[j])``.
         """
-        X = check_array(X, dtype=np.float64, input_name="X")
+        X = check_array(X, dtype=np.float64, accept_sparse=("csr", "csc"), input_name="X")
         if Y is None:
             return self._gram(X, None)
-        Y = check_array(Y, dtype=np.float64, input_name="Y")
+        Y = check_array(Y, dtype=np.float64, accept_sparse=("csr", "csc"), input_name="Y")
         if Y.shape[1] != X.shape[1]:
             raise ValueError(
                 f"X and Y must have the same number of features, got "
@@ -143,7 +165,7 @@ class Kernel:
         return self._gram(X, Y)
 
 
-@dataclass(frozen=True)
+@kernel_dataclass
 class Linear(Kernel):
     """Linear kernel ``k(x, y) = x . y``.
 
@@ -160,9 +182,9 @@ class Linear(Kernel):
         return pairwise.linear_kernel(X, Y)
 
 
-@dataclass(frozen=True)
+@kernel_dataclass
 class Polynomial(Kernel):
-    """Polynomial kernel ``k(x, y) = (x . y + coef0) ** degree``.
+    """Polynomial kernel ``k(x, y) = (gamma x . y + coef0) ** degree``.
 
     Parameters
     ----------
@@ -172,6 +194,10 @@ class Polynomial(Kernel):
         The constant added to the inner product. With ``coef0 >= 0`` the
         kernel is positive semi-definite: its feature map holds every monomial
         of degree at most p (exactly p when ``coef0 = 0``).
+    gamma : float, default=1.0
+        Scale of the inner product, > 0, as in scikit-learn's
+        ``polynomial_kernel``. The book's kernel has ``gamma = 1``;
+        scikit-learn's ``gamma=None`` means ``1 / n_features``.
 
     Examples
     --------
@@ -182,10 +208,12 @@ class Polynomial(Kernel):
 
     degree: int = 2
     coef0: float = 1.0
+    gamma: float = 1.0
 
     def __post_init__(self):
         check_int(self.degree, "degree", minimum=1)
         check_real(self.coef0, "coef0")
+        check_real(self.gamma, "gamma", minimum=0, strict=True)
 
     @property
     def is_psd(self):
@@ -193,11 +221,11 @@ class Polynomial(Kernel):
 
     def _gram(self, X, Y):
         return pairwise.polynomial_kernel(
-            X, Y, degree=self.degree, gamma=1.0, coef0=self.coef0
+            X, Y, degree=self.degree, gamma=self.gamma, coef0=self.coef0
         )
 
 
-@dataclass(frozen=True)
+@kernel_dataclass
 class Gaussian(Kernel):
     """Gaussian kernel ``k(x, y) = exp(-||x - y||^2 / c)`` of width ``c``.
 
@@ -224,14 +252,17 @@ class Gaussian(Kernel):
     def _gram(self, X, Y):
         # ||x - y||^2 is shift-invariant, but scikit-learn expands it as
         # ||x||^2 - 2 x.y + ||y||^2, which cancels far from the origin:
-        # measure both from the mean of X first
+        # measure both from the mean of X first (not for sparse samples,
+        # which the subtraction would make dense)
+        if issparse(X) or issparse(Y):
+            return pairwise.rbf_kernel(X, Y, gamma=1.0 / self.c)
         offset = X.mean(axis=0)
         X = X - offset
         Y = None if Y is None else Y - offset
         return pairwise.rbf_kernel(X, Y, gamma=1.0 / self.c)
 
 
-@dataclass(frozen=True)
+@kernel_dataclass
 class Sigmoid(Kernel):
     """Sigmoid (tanh) kernel ``k(x, y) = tanh(gamma x . y + coef0)``.
 
@@ -264,51 +295,54 @@ class Sigmoid(Kernel):
         return pairwise.sigmoid_kernel(X, Y, gamma=self.gamma, coef0=self.coef0)
 
 
-def degree2_feature_map(X, coef0=1.0):
-    """Explicit feature map of the kernel ``(x . y + coef0) ** 2``.
+@kernel_dataclass
+class Laplacian(Kernel):
+    """Laplacian kernel ``k(x, y) = exp(-||x - y||_1 / c)`` of width ``c``.
 
-    For ``x`` in R^d the map lists every monomial of degree at most 2,
-    weighted so that ``phi(x) . phi(y) = (x . y + coef0) ** 2``::
-
-        phi(x) = (x_1^2, ..., x_d^2,
-                  sqrt(2) x_i x_j for i < j,
-                  sqrt(2 coef0) x_1, ..., sqrt(2 coef0) x_d,
-                  coef0)
-
-    which has C(d + 2, 2) coordinates: 6 for d = 2.
+    Positive semi-definite for every c > 0 (it is a product of
+    one-dimensional Laplace kernels, each PSD).
 
     Parameters
     ----------
-    X : array-like of shape (n_samples, d)
-        Samples as rows.
-    coef0 : float, default=1.0
-        The constant of the kernel, >= 0.
-
-    Returns
-    -------
-    Phi : ndarray of shape (n_samples, (d + 1) * (d + 2) // 2)
-        The mapped samples as rows.
+    c : float, default=1.0
+        The width, c > 0; scikit-learn's ``laplacian_kernel`` writes
+        ``gamma = 1 / c``.
 
     Examples
     --------
     >>> import numpy as np
-    >>> x = np.array([[1.0, 2.0]])
-    >>> degree2_feature_map(x).round(4)
-    array([[1.    , 4.    , 2.8284, 1.4142, 2.8284, 1.    ]])
+    >>> Laplacian(c=2.0)(np.array([[0.0, 0.0]]), np.array([[1.0, 1.0]]))
+    array([[0.36787944]])
     """
-    X = check_array(X, dtype=np.float64, input_name="X")
-    coef0 = check_real(coef0, "coef0", minimum=0)
-    n_samples, d = X.shape
-    pairs = list(combinations(range(d), 2))
-    i, j = (np.array(index, dtype=int) for index in zip(*pairs)) if pairs else ([], [])
-    return np.hstack(
-        [
-            X**2,
-            np.sqrt(2.0) * X[:, i] * X[:, j],
-            np.sqrt(2.0 * coef0) * X,
-            np.full((n_samples, 1), coef0),
-        ]
-    )
+
+    c: float = 1.0
+    is_psd = True
+
+    def __post_init__(self):
+        check_real(self.c, "c", minimum=0, strict=True)
+
+    def _gram(self, X, Y):
+        return pairwise.laplacian_kernel(X, Y, gamma=1.0 / self.c)
+
+
+@kernel_dataclass
+class Cosine(Kernel):
+    """Cosine kernel ``k(x, y) = x . y / (||x|| ||y||)``.
+
+    The linear kernel of the samples scaled to unit length (a zero sample
+    stays zero, as in scikit-learn's ``cosine_similarity``), hence PSD.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> Cosine()(np.array([[3.0, 4.0]]), np.array([[1.0, 0.0]]))
+    array([[0.6]])
+    """
+
+    is_psd = True
+
+    def _gram(self, X, Y):
+        return pairwise.cosine_similarity(X, Y)
 
 
 def is_psd(K, rtol=1e-10):

@@ -319,10 +319,10 @@ class NystroemMixin:
         return q
 
     def _warn_if_landmarks_not_psd(self, s, m):
-        if known_psd(self.kernel) or s[-1] >= -NEGATIVE_EIGENVALUE_RTOL * max(abs(s[0]), abs(s[-1])):
+        if known_psd(self.kernel_) or s[-1] >= -NEGATIVE_EIGENVALUE_RTOL * max(abs(s[0]), abs(s[-1])):
             return
         warnings.warn(
-            f"The kernel matrix of the {m} landmarks under {self.kernel!r} has a "
+            f"The kernel matrix of the {m} landmarks under {self.kernel_!r} has a "
             f"significant negative eigenvalue ({s[-1]:.4g}, largest {s[0]:.4g}): "
             "the kernel is not positive semi-definite on these data. Its "
             "pseudo-inverse square root keeps the positive eigenvalues only.",

@@ -19,19 +19,35 @@ Both routes square the singular values ``s_k = sqrt(n lambda_k)`` of
 digits, and one below the round-off of C is lost. The *SVD route*,
 ``X_c = U S W^T``, works on the data themselves, as scikit-learn does;
 ``method="auto"`` takes it when the squared route would lose accuracy.
+Every route scales the centred data by a power of two before squaring, so
+that data of any size (1e-170 or 1e170) keep their variances' digits.
+
+The fitted model is also a density, probabilistic PCA
+(:mod:`kpca_lib.probabilistic_pca`): ``noise_variance_``, ``score``.
 """
 
 import warnings
 from numbers import Integral, Real
 
 import numpy as np
+from scipy.linalg import norm as scipy_norm
 from scipy.linalg import svd
+from scipy.sparse import issparse
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.extmath import svd_flip
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._linalg import numerical_rank, top_eigh
+from ._linalg import numerical_rank
+from ._pca_routes import (
+    centred_scaled,
+    eigen_route,
+    sparse_eigen_route,
+    sparse_scale,
+    sparse_svd_route,
+    svd_route,
+)
 from ._validation import check_n_components, check_projections
+from .probabilistic_pca import ProbabilisticPCAMixin, minka_n_components, noise_variance
 
 __all__ = ["PCA"]
 
@@ -40,47 +56,52 @@ _METHODS = ("auto", "covariance", "gram", "svd")
 # routes keep fewer than about half of the 16 digits: eigenvalues of C carry
 # an absolute error of about size * eps * lambda_1
 _SQUARED_ROUTE_LIMIT = 1e-8
+_EPS = np.finfo(np.float64).eps
 
 
-def _eigen_route(X_c, q, method):
-    """The q largest variances and unit components by the covariance or Gram route."""
-    n = X_c.shape[0]
-    if method == "covariance":
-        lambdas, W = top_eigh(X_c.T @ X_c / n, q)
-        return lambdas, W
-    n_lambdas, betas = top_eigh(X_c @ X_c.T, q)
-    lambdas = n_lambdas / n
-    # alpha_k = beta_k / sqrt(n lambda_k) makes w_k = X_c^T alpha_k unit;
-    # components of (numerically) zero variance get no direction here
-    positive = n_lambdas > 0
-    alphas = np.zeros_like(betas)
-    alphas[:, positive] = betas[:, positive] / np.sqrt(n_lambdas[positive])
-    return lambdas, X_c.T @ alphas
+def _unscaled(variances, scale):
+    """Variances of the scaled data times scale^2, with a warning if float64 cannot hold them."""
+    variances = np.asarray(variances, dtype=np.float64)
+    with np.errstate(over="ignore", under="ignore"):
+        result = variances * np.float64(scale) * np.float64(scale)
+    if np.any(np.isinf(result)) or np.any((result == 0) & (variances > 0)):
+        warnings.warn(
+            f"The variances of X (about {float(variances.max()):.3g} * {scale:.3g}^2) lie outside "
+            "float64's range: explained_variance_ and noise_variance_ hold 0 or inf. The "
+            "components, ratios, singular values and projections, computed on X scaled by a "
+            "power of two, are exact.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    return result
 
 
-def _svd_route(X_c):
-    """All variances and unit components from the SVD of X_c."""
-    _, singular_values, Wt = svd(X_c, full_matrices=False)
-    return singular_values**2 / X_c.shape[0], Wt.T
-
-
-class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class PCA(ProbabilisticPCAMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Principal component analysis by the covariance, Gram or SVD route.
 
     Parameters
     ----------
-    n_components : int, float or None, default=None
+    n_components : int, float, "mle" or None, default=None
         An int is the number of components q, with
         ``1 <= q <= rank(X_c)``. A float in (0, 1) keeps the fewest
         components whose variances add up to more than that fraction of the
-        total, as scikit-learn does. ``None`` keeps every component of
-        non-zero variance.
+        total, as scikit-learn does. ``"mle"``: Minka's choice (needs
+        n >= d, as in scikit-learn; see :mod:`kpca_lib.probabilistic_pca`).
+        ``None`` keeps every component of non-zero variance. q is capped at
+        the numerical rank on purpose: scikit-learn returns components of
+        zero variance (arbitrary directions, and ``inf`` when whitened);
+        here an int above the rank is an error that says the rank.
     method : {"auto", "covariance", "gram", "svd"}, default="auto"
         ``"covariance"`` solves the d x d eigenproblem of C;
         ``"gram"`` solves the n x n eigenproblem of ``K = X_c X_c^T``;
         ``"svd"`` takes the SVD of ``X_c``; ``"auto"`` takes the smaller of
         the first two (Gram when d > n), and the SVD when a kept variance is
-        below ``1e-8`` of the largest, where squaring loses accuracy.
+        below ``1e-8`` of the largest, where squaring loses accuracy. With
+        a ``scipy.sparse`` X the data are centred implicitly: the
+        covariance route forms ``X^T X - n mean mean^T`` (d x d), the Gram
+        route ``H X X^T H`` (n x n), and ``"svd"`` runs ARPACK on the
+        implicitly centred X (an int ``n_components < min(n, d)``), as
+        scikit-learn's ``covariance_eigh`` and ``arpack`` solvers do.
     whiten : bool, default=False
         Divide each projection by ``sqrt(lambda_k)``, so that the whitened
         projections of the training samples have unit variance in the book's
@@ -98,8 +119,20 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         The eigenvalues ``lambda_k`` of ``C = X_c^T X_c / n``. scikit-learn
         divides by ``n - 1`` instead, so its values are ``n / (n - 1)``
         times these.
+        Data of size 1e-170 have variances below float64's range: they
+        come out 0, while the ratios, singular values and components, which
+        are computed on the data scaled by a power of two, stay exact.
     explained_variance_ratio_ : ndarray of shape (n_components,)
         ``lambda_k / trace(C)``, the fraction of the total variance.
+    noise_variance_ : float
+        The noise variance of probabilistic PCA, ``sigma^2 = (trace(C) -
+        sum_k lambda_k) / (d - q)``: the variance the q components leave
+        out, per left-out dimension (Tipping and Bishop's maximum-likelihood
+        estimate, PRML 12.46), in the book's 1/n convention. scikit-learn's
+        is ``n / (n - 1)`` times this when n > d; when n <= d it divides by
+        ``min(n, d) - q`` instead of ``d - q``. 0 when q = d, or when the
+        left-out variance is round-off (rank-deficient data), where
+        scikit-learn reports that round-off.
     singular_values_ : ndarray of shape (n_components,)
         The singular values ``s_k = sqrt(n lambda_k)`` of ``X_c``, the same
         as scikit-learn's whatever the convention for the variance.
@@ -133,9 +166,10 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.transformer_tags.preserves_dtype = ["float64", "float32"]
+        tags.input_tags.sparse = self.method != "svd"  # sparse "svd" needs an int n_components
         return tags
 
-    def _requested(self, q_max):
+    def _requested(self, q_max, n_samples, n_features):
         """The requested count q (or q_max for None and fractions), checked."""
         n_components = self.n_components
         if isinstance(n_components, Real) and not isinstance(n_components, (Integral, bool)):
@@ -145,6 +179,15 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                     f"variance in (0, 1), got n_components={n_components!r}."
                 )
             return q_max
+        if isinstance(n_components, str):
+            if n_components != "mle":
+                raise TypeError(f"n_components must be an int, a float, None or 'mle', got {n_components!r}.")
+            if n_samples < n_features:
+                raise ValueError(
+                    "n_components='mle' is only supported if n_samples >= n_features "
+                    f"(as in scikit-learn), got n_samples={n_samples}, n_features={n_features}."
+                )
+            return q_max
         return check_n_components(n_components, q_max, f"min(n_samples - 1, n_features) = {q_max}")
 
     def fit(self, X, y=None):
@@ -152,8 +195,9 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Training samples as rows; at least two, all finite.
+        X : {array-like, scipy.sparse matrix} of shape (n_samples, n_features)
+            Training samples as rows; at least two, all finite. A sparse
+            matrix (CSR or CSC) is centred implicitly, never made dense.
         y : None
             Ignored.
 
@@ -162,44 +206,75 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self : PCA
             The fitted estimator.
         """
-        X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2)
+        X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2,
+                          accept_sparse=("csr", "csc"))
         n, d = X.shape
         if self.method not in _METHODS:
             raise ValueError(f"method must be one of {_METHODS}, got {self.method!r}.")
         # centring removes one dimension, so the rank is at most n - 1
         q_max = min(n - 1, d)
-        q = self._requested(q_max)  # q_max for None and fractions: all are needed
+        q = self._requested(q_max, n, d)  # q_max for None, fractions and "mle": all are needed
         method = self.method
         if method == "auto":
             method = "gram" if d > n else "covariance"
-
-        mean = X.mean(axis=0, dtype=np.float64)
-        X64 = np.asarray(X, dtype=np.float64)  # one copy at most, for float32 input
-        X_c = X64 - mean
-        total = np.sum(X_c**2) / n
-        if method == "svd":
-            lambdas, W = _svd_route(X_c)
-        else:
-            lambdas, W = _eigen_route(X_c, q, method)
-        # X is known to its dtype's precision relative to its own size, offset
-        # included: the centred data carry that round-off, and so their rank
-        precision = (np.finfo(X.dtype).eps, np.linalg.norm(X64))
-        lambdas, W, q, method = self._settle_rank(X_c, lambdas, W, q, method, total, precision)
+        mean = np.asarray(X.mean(axis=0, dtype=np.float64)).ravel()
+        fit_route = self._fit_sparse if issparse(X) else self._fit_dense
+        lambdas, W, q, method, total, scale = fit_route(X, mean, q, method)
 
         # flip signs so that refits and all routes give the same components
         _, components = svd_flip(None, np.ascontiguousarray(W[:, :q].T), u_based_decision=False)
-        lambdas = lambdas[:q]
         dtype = X.dtype
         self.components_ = components.astype(dtype, copy=False)
-        self.explained_variance_ = lambdas.astype(dtype, copy=False)
-        self.explained_variance_ratio_ = (lambdas / total).astype(dtype, copy=False)
-        self.singular_values_ = np.sqrt(n * lambdas).astype(dtype, copy=False)
+        # variances of the scaled data, times scale^2: 0 (inf) when below (above) float64's range
+        self.explained_variance_ = _unscaled(lambdas[:q], scale).astype(dtype, copy=False)
+        self.explained_variance_ratio_ = (lambdas[:q] / total).astype(dtype, copy=False)
+        self.singular_values_ = (np.sqrt(n * lambdas[:q]) * scale).astype(dtype, copy=False)
+        self.noise_variance_ = float(_unscaled(noise_variance(total, lambdas, q, d, max(n, d) * _EPS * total), scale))
         self.mean_ = mean.astype(dtype, copy=False)
         self.n_components_ = q
         self.n_samples_ = n
         self._n_features_out = q
         self.method_ = method
         return self
+
+    def _fit_dense(self, X, mean, q, method):
+        """Routes on the dense, centred, scaled samples; returns the fit's numbers."""
+        X64 = np.asarray(X, dtype=np.float64)  # one copy at most, for float32 input
+        X_c, scale = centred_scaled(X64, mean)
+        if scale == 0:
+            raise ValueError("X has zero variance: every sample is the same point.")
+        total = np.sum(X_c**2) / X_c.shape[0]
+        lambdas, W = svd_route(X_c) if method == "svd" else eigen_route(X_c, q, method)
+        # X is known to its dtype's precision relative to its own size, offset
+        # included: the centred data carry that round-off, and so their rank
+        # scipy's norm (BLAS nrm2) scales as it sums; numpy's squares, and overflows
+        precision = (np.finfo(X.dtype).eps, scipy_norm(X64.ravel(), check_finite=False) / scale)
+        lambdas, W, q, method = self._settle_rank(X_c, lambdas, W, q, method, total, precision)
+        return lambdas, W, q, method, total, scale
+
+    def _fit_sparse(self, X, mean, q, method):
+        """Routes on sparse samples, centred implicitly; the squared routes cannot fall back on a dense SVD."""
+        n, d = X.shape
+        scale = sparse_scale(X, mean)
+        if scale == 0:
+            raise ValueError("X has zero variance: every sample is the same point.")
+        X_s, mean_s = X.astype(np.float64) / scale, mean / scale  # a power of two: exact
+        if method == "svd":
+            if not isinstance(self.n_components, Integral) or q >= min(n, d):
+                raise ValueError(
+                    "method='svd' on a scipy.sparse X computes q < min(n_samples, n_features) "
+                    f"components by ARPACK, so n_components must be such an integer, got "
+                    f"{self.n_components!r}; method='covariance' or 'gram' compute all of them."
+                )
+            lambdas, W, total = sparse_svd_route(X_s, mean_s, q)
+        else:
+            lambdas, W, total = sparse_eigen_route(X_s, mean_s, q, method)
+        # the squared routes know a variance to about max(n, d) eps lambda_1
+        rank = numerical_rank(lambdas, max(n, d), eps=np.finfo(X.dtype).eps)
+        q = self._final_q(rank, q, lambdas, total, n)
+        if method != "svd" and lambdas[q - 1] <= _SQUARED_ROUTE_LIMIT * lambdas[0]:
+            self._warn_squared_route(lambdas, q, method, rank)
+        return lambdas, W, q, method, total, scale
 
     def _settle_rank(self, X_c, lambdas, W, q, method, total, precision):
         """The final q, from the rank of X_c, and the route that computes it.
@@ -222,26 +297,35 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         else:
             scale = max(singular_values[0], data_norm)
             rank = numerical_rank(singular_values, max(n, d), scale=scale, eps=eps)
+        q = self._final_q(rank, q, lambdas, total, n)
+        if method != "svd" and lambdas[q - 1] <= _SQUARED_ROUTE_LIMIT * lambdas[0]:
+            if self.method == "auto":
+                lambdas, W = svd_route(X_c)
+                return lambdas, W, q, "svd"
+            self._warn_squared_route(lambdas, q, method, numerical_rank(lambdas, max(n, d)))
+        return lambdas, W, q, method
+
+    def _final_q(self, rank, q, lambdas, total, n):
+        """q from the numerical rank and the request (count, fraction, None or "mle")."""
         if rank == 0:
             raise ValueError("X has zero variance: every sample is the same point.")
         if self.n_components is None:
-            q = rank
-        elif not isinstance(self.n_components, Integral):
+            return rank
+        if isinstance(self.n_components, str):  # "mle", checked by _requested
+            spectrum = np.zeros(self.n_features_in_)
+            spectrum[: lambdas.size] = np.maximum(lambdas, 0.0)
+            return min(minka_n_components(spectrum, n), rank)
+        if not isinstance(self.n_components, Integral):
             # a fraction of the variance: the fewest components that exceed it
             ratios = np.cumsum(lambdas[:rank] / total)
-            q = min(int(np.searchsorted(ratios, self.n_components, side="right")) + 1, rank)
-        elif rank < q:
+            return min(int(np.searchsorted(ratios, self.n_components, side="right")) + 1, rank)
+        if rank < q:
             raise ValueError(
                 f"n_components={q} is larger than the rank allows: the centred "
                 f"data have rank {rank}, so only {rank} components have non-zero "
                 "variance."
             )
-        if method != "svd" and lambdas[q - 1] <= _SQUARED_ROUTE_LIMIT * lambdas[0]:
-            if self.method == "auto":
-                lambdas, W = _svd_route(X_c)
-                return lambdas, W, q, "svd"
-            self._warn_squared_route(lambdas, q, method, numerical_rank(lambdas, max(n, d)))
-        return lambdas, W, q, method
+        return q
 
     @staticmethod
     def _warn_squared_route(lambdas, q, method, route_rank):
@@ -279,11 +363,17 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             the fit are float32.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
-        Z = (X - self.mean_) @ self.components_.T
+        X = validate_data(self, X, dtype=[np.float64, np.float32], reset=False, accept_sparse=("csr", "csc"))
+        # sparse X is centred implicitly: X w - mean . w
+        Z = np.asarray(X @ self.components_.T - self.mean_ @ self.components_.T)
         if self.whiten:
-            Z /= np.sqrt(self.explained_variance_)
+            Z /= self._whitening_scale()
         return Z
+
+    def _whitening_scale(self):
+        # sqrt(lambda_k) = s_k / sqrt(n): representable whenever the data are,
+        # where lambda_k itself may underflow
+        return self.singular_values_ / self.n_samples_**0.5  # a Python float keeps float32
 
     def inverse_transform(self, Z):
         """Map projections back to input space: the reconstruction.
@@ -302,5 +392,5 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         check_is_fitted(self)
         Z = check_projections(Z, self.n_components_)
         if self.whiten:
-            Z = Z * np.sqrt(self.explained_variance_)
+            Z = Z * self._whitening_scale()
         return Z @ self.components_ + self.mean_

@@ -146,7 +146,14 @@ def test_components_beyond_the_positive_eigenvalues_are_refused():
         (np.ones((1, 2)), {}, ValueError, "1 sample"),
         (np.eye(4), {"n_components": 0}, ValueError, "n_components must be at least 1"),
         (np.eye(4), {"n_components": 4}, ValueError, "larger than the rank allows"),
-        (np.eye(4), {"kernel": "rbf"}, TypeError, "kernel must be a callable"),
+        (np.eye(4), {"kernel": "gaussian"}, TypeError, "kernel must be a callable.*'rbf'"),
+        (np.eye(4), {"kernel": 2.0}, TypeError, "kernel must be a callable"),
+        (np.eye(4), {"kernel": "rbf", "gamma": -1.0}, ValueError, "gamma must be > 0"),
+        (np.eye(4), {"kernel": "rbf", "kernel_params": {"c": 1.0}}, ValueError, "kernel_params are"),
+        (np.eye(4), {"kernel": lambda A, B: A @ B.T, "kernel_params": [1.0]}, TypeError,
+         "kernel_params must be a dict"),
+        (np.eye(4), {"eigen_solver": "randomized", "iterated_power": -1}, ValueError,
+         "iterated_power must be at least 0"),
         (np.eye(4), {"eigen_solver": "lobpcg"}, ValueError, "eigen_solver must be one of"),
         (np.ones((4, 2)), {}, ValueError, "no positive eigenvalue"),
         (np.eye(4), {"kernel": lambda A, B: np.full((len(A), len(B)), np.nan)}, ValueError, "NaN"),
@@ -346,7 +353,8 @@ def test_grid_search_over_the_kernel_width_in_a_pipeline():
     assert search.best_score_ == 1.0
     assert search.best_estimator_[0].kernel == kl.Gaussian(c=0.5)
     # the kernel of the estimator in the pipeline, and the shared default, are untouched
-    assert default.kernel == kl.Gaussian(c=1.0) == kl.KernelPCA().kernel
+    assert default.kernel is None and kl.KernelPCA().kernel is None
+    assert search.best_estimator_[0].kernel_ == kl.Gaussian(c=0.5)
 
 
 def test_set_params_of_the_kernel_changes_a_copy():
@@ -485,3 +493,93 @@ def test_float32_stays_float32(moons, kernel):
     if kernel != "precomputed":
         assert kpca.inverse_transform(kpca.transform(X_new32)).dtype == np.float32
         assert kpca.denoise(X_new32, max_iter=200).dtype == np.float32
+
+
+# Issue 22, defects 1 and 2: no shared default kernel; a fit keeps its own kernel
+
+
+def test_the_default_kernel_is_never_shared():
+    # defect 1: KernelPCA().kernel.set_params(c=7.0) changed every later
+    # KernelPCA(), whose default was one shared Gaussian object
+    first = kl.KernelPCA(2)
+    assert first.kernel is None  # resolved at fit, like scikit-learn's defaults
+    first.set_params(kernel__c=7.0)
+    assert first.kernel == kl.Gaussian(c=7.0)
+    later = kl.KernelPCA(2)
+    assert later.kernel is None
+    X = np.random.default_rng(0).normal(size=(20, 2))
+    assert later.fit(X).kernel_ == kl.Gaussian(c=1.0)
+    assert later.kernel_ is not kl.KernelPCA(2).fit(X).kernel_
+
+
+@pytest.mark.parametrize("approximation", [None, "nystroem"])
+@pytest.mark.parametrize("change", ["the kernel object", "set_params"])
+def test_a_fitted_model_does_not_read_the_live_kernel(moons, approximation, change):
+    # defect 2: changing the kernel after fit changed transform by up to 0.5
+    X = moons[0][:60]
+    kernel = kl.Gaussian(c=2.0)
+    options = dict(approximation=approximation, n_landmarks=30, random_state=0) if approximation else {}
+    model = kl.KernelPCA(2, kernel=kernel, **options).fit(X)
+    Z, X_denoised = model.transform(X), model.denoise(X[:5], max_iter=20)
+    if change == "the kernel object":
+        kernel.set_params(c=30.0)
+    else:
+        model.set_params(kernel__c=30.0)
+    assert model.kernel_ == kl.Gaussian(c=2.0)
+    np.testing.assert_array_equal(model.transform(X), Z)
+    np.testing.assert_array_equal(model.denoise(X[:5], max_iter=20), X_denoised)
+    # a refit takes the new width
+    assert model.fit(X).kernel_ == kl.Gaussian(c=30.0)
+    assert np.abs(model.transform(X) - Z).max() > 1e-3
+
+
+def test_inverse_transform_uses_the_fitted_kernel(moons):
+    X = moons[0][:60]
+    kernel = kl.Polynomial(degree=2)
+    model = kl.KernelPCA(2, kernel=kernel, fit_inverse_transform=True, alpha=0.1).fit(X)
+    Z = model.transform(X[:5])
+    X_hat = model.inverse_transform(Z)
+    kernel.set_params(degree=5, coef0=3.0)
+    np.testing.assert_array_equal(model.inverse_transform(Z), X_hat)
+    np.testing.assert_array_equal(model.denoise(X[:5], method="learned"), X_hat)
+
+
+# Issue 22, defect 7: small de-noising products run BLAS on one thread
+
+
+def blas_threads():
+    from threadpoolctl import threadpool_info
+
+    return {info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"}
+
+
+@pytest.mark.parametrize("method", ["fixed_point", "learned"])
+def test_small_denoising_runs_blas_on_one_thread(moons, monkeypatch, method):
+    import kpca_lib.denoising as denoising
+    from kpca_lib import preimage
+
+    X = moons[0]
+    model = kl.KernelPCA(2, kernel=kl.Gaussian(c=0.5), fit_inverse_transform=True).fit(X)
+    seen = []
+    target, name = (preimage, "gaussian_fixed_point") if method == "fixed_point" else (denoising, "learned_preimage")
+    real = getattr(target, name)
+
+    def recording(*args, **kwargs):
+        seen.append(blas_threads())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(target, name, recording)
+    outside = blas_threads()
+    model.denoise(X[:10], method=method)
+    assert seen == [{1}]
+    assert blas_threads() == outside  # the limit ends with the call
+
+
+def test_large_products_keep_every_blas_thread():
+    from kpca_lib.denoising import SMALL_PRODUCT, small_product_threads
+
+    outside = blas_threads()
+    with small_product_threads(SMALL_PRODUCT):
+        assert blas_threads() == outside
+    with small_product_threads(SMALL_PRODUCT - 1):
+        assert blas_threads() == {1}

@@ -108,7 +108,8 @@ def test_refit_is_deterministic_and_fit_copies_nothing_it_needs():
         (np.eye(3), {"n_components": 3}, ValueError, "larger than the rank allows"),
         (np.eye(3), {"n_components": 1.5}, ValueError, r"an integer >= 1 or a fraction of the variance in \(0, 1\)"),
         (np.eye(3), {"n_components": 0.0}, ValueError, r"fraction of the variance in \(0, 1\), got n_components=0.0"),
-        (np.eye(3), {"n_components": "mle"}, TypeError, "n_components must be an integer"),
+        (np.eye(3), {"n_components": "auto"}, TypeError, "n_components must be an int, a float, None or 'mle'"),
+        (np.ones((2, 3)), {"n_components": "mle"}, ValueError, "only supported if n_samples >= n_features"),
         (np.eye(3), {"method": "lanczos"}, ValueError, "method must be one of"),
         (np.ones((4, 3)), {}, ValueError, "zero variance"),
         # rank 1: the second component would have zero variance

@@ -21,11 +21,14 @@ test_kernel_pca_inverse_transform_reconstruction,
 test_kernel_pca_raise_not_fitted_error, test_32_64_decomposition_shape,
 test_kernel_pca_feature_names_out, test_kernel_pca_pandas_output.
 
-Not ported: sparse input (test_kernel_pca_sparse), the randomized solver
-(its cases in every test), remove_zero_eig=False (test_leave_zero_eig: we
-never keep a component of zero eigenvalue) and the default gamma
-(test_kernel_pca_inverse_correct_gamma: our width c has no data-dependent
-default).
+Ported in issue 22, with the features they test: test_kernel_pca_sparse,
+the randomized solver's cases of test_kernel_pca_solvers_equivalence and
+test_kernel_pca_linear_kernel, test_kernel_pca_inverse_correct_gamma (named
+kernels take scikit-learn's default gamma, 1 / n_features).
+
+Not ported: remove_zero_eig=False (test_leave_zero_eig: we never keep a
+component of zero eigenvalue); the randomized cases of the other tests,
+which ask for q = n components of a 5-sample set (we allow n - 1).
 """
 
 import warnings
@@ -262,3 +265,61 @@ def test_kernel_pca_pandas_output():
     with config_context(transform_output="pandas"):
         Z = KernelPCA(n_components=2, eigen_solver="arpack").fit_transform(X)
     assert list(Z.index) == list(X.index)
+
+
+# Issue 22: the scikit-learn habits
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_kernel_pca_sparse(seed):
+    from scipy.sparse import csr_matrix
+
+    rng = np.random.RandomState(seed)
+    X_fit = csr_matrix(rng.random_sample((5, 4)))
+    X_pred = csr_matrix(rng.random_sample((2, 4)))
+    for eigen_solver in ("auto", "arpack", "randomized"):
+        for kernel in ("linear", "rbf", "poly"):
+            # q = 3: arpack cannot give n - 1 = 4 of a 5 x 5 matrix
+            kpca = KernelPCA(3, kernel=kernel, eigen_solver=eigen_solver, fit_inverse_transform=False,
+                             random_state=0)
+            X_fit_transformed = kpca.fit_transform(X_fit)
+            X_fit_transformed2 = kpca.fit(X_fit).transform(X_fit)
+            assert_array_almost_equal(np.abs(X_fit_transformed), np.abs(X_fit_transformed2))
+            X_pred_transformed = kpca.transform(X_pred)
+            assert X_pred_transformed.shape[1] == X_fit_transformed.shape[1]
+            with pytest.raises(NotFittedError):
+                kpca.inverse_transform(X_pred_transformed)
+
+
+@pytest.mark.parametrize("solver", ["auto", "dense", "arpack", "randomized"])
+@pytest.mark.parametrize("n_features", [4, 10])
+def test_kernel_pca_linear_kernel_named(solver, n_features):
+    rng = np.random.RandomState(0)
+    X_fit, X_pred = rng.random_sample((5, n_features)), rng.random_sample((2, n_features))
+    n_comps = 3 if solver == "arpack" else 4
+    ours = KernelPCA(n_comps, kernel="linear", eigen_solver=solver, random_state=0).fit(X_fit).transform(X_pred)
+    assert_array_almost_equal(np.abs(ours), np.abs(SklearnPCA(n_comps).fit(X_fit).transform(X_pred)))
+
+
+@pytest.mark.parametrize("n_components", [4, 10, 20])
+def test_kernel_pca_solvers_equivalence_randomized(n_components):
+    X, _ = make_circles(n_samples=400, factor=0.3, noise=0.05, random_state=0)
+    X_fit, X_pred = X[:300], X[300:]
+    ref_pred = KernelPCA(n_components, kernel="rbf", eigen_solver="dense").fit(X_fit).transform(X_pred)
+    r_pred = KernelPCA(n_components, kernel="rbf", eigen_solver="randomized", random_state=0).fit(X_fit).transform(X_pred)
+    assert_array_almost_equal(np.abs(r_pred), np.abs(ref_pred))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_kernel_pca_inverse_correct_gamma(seed):
+    rng = np.random.RandomState(seed)
+    X = rng.random_sample((5, 4))
+    kwargs = {"n_components": 2, "random_state": rng, "fit_inverse_transform": True, "kernel": "rbf"}
+    expected_gamma = 1 / X.shape[1]
+    kpca1 = KernelPCA(gamma=None, **kwargs).fit(X)
+    kpca2 = KernelPCA(gamma=expected_gamma, **kwargs).fit(X)
+    assert kpca1.gamma_ == expected_gamma
+    assert kpca2.gamma_ == expected_gamma
+    X1_recon = kpca1.inverse_transform(kpca1.transform(X))
+    X2_recon = kpca2.inverse_transform(kpca1.transform(X))
+    assert_allclose(X1_recon, X2_recon)
