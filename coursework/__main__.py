@@ -57,9 +57,9 @@ def _parser():
 
 
 def _grade(args):
-    from .execution import Limits
-    from .grading import grade
-    from .processes import become_subreaper, make_private
+    from .isolation.execution import Limits
+    from .grading.session import grade
+    from .isolation.processes import become_subreaper, make_private
 
     for name in ("timeout", "max_output_mb", "memory_mb", "jobs"):
         if not getattr(args, name) > 0:
@@ -77,25 +77,25 @@ def _grade(args):
 
 def main(argv=None):
     """The command line; returns the exit status (2: the grader itself could not run)."""
-    from .runner import skip_slow_optional_imports
+    from .isolation.nbval_runner import skip_slow_optional_imports
 
     skip_slow_optional_imports()
     parser = _parser()
     args = parser.parse_args(argv)
     try:
         if args.command == "make-student":
-            from .student import make_student
+            from .authoring.student import make_student
 
             for target, n_graded, n_solutions in make_student(args.source, args.destination):
                 print(f"wrote {target}  ({n_graded} graded cells of {n_solutions} solution cells)")
             return 0
         if args.command == "check":
-            from .check import check
+            from .authoring.check import check
 
             return check(args.chapters, sys.stdout, strict=args.strict)
         return _grade(args)
     except Exception as error:  # the grader itself: exit status 2, one line, no traceback
-        from .sandbox import GraderError
+        from .isolation.sandbox import GraderError
 
         known = isinstance(error, (OSError, ValueError, TypeError, GraderError))
         message = str(error) if known else f"{type(error).__name__}: {error}"

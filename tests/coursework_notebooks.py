@@ -12,7 +12,7 @@ import copy
 import numpy as np
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from coursework.exercises import CHECK_MARKER, METADATA_KEY
+from coursework.authoring.exercises import CHECK_MARKER, METADATA_KEY
 
 KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
 SOLUTION_DOUBLE = '''def double(values):

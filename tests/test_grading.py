@@ -30,8 +30,8 @@ from nbformat.v4 import new_code_cell
 
 import coursework_attacks as attacks
 from coursework import make_student_notebook
-from coursework.exercises import CHECK_MARKER, METADATA_KEY
-from coursework.sandbox import GraderError, choose_isolation
+from coursework.authoring.exercises import CHECK_MARKER, METADATA_KEY
+from coursework.isolation.sandbox import GraderError, choose_isolation
 from coursework_notebooks import (graded_chapter, shown_outputs, solved, stubs, with_first_cell,
                                   with_sources)
 
@@ -171,10 +171,10 @@ def chapter_1_submissions(student, chapter):
 # grading with the kernel run as the grader's user, even by root (only a test does this)
 PLAIN_DRIVER = """
 import sys
-from coursework.execution import Limits
-from coursework.grading import grade
-from coursework.processes import become_subreaper
-from coursework.sandbox import Isolation
+from coursework.isolation.execution import Limits
+from coursework.grading.session import grade
+from coursework.isolation.processes import become_subreaper
+from coursework.isolation.sandbox import Isolation
 become_subreaper()
 outcomes = grade("submissions", sys.argv[1], report="report.csv", isolation=Isolation("plain"))
 sys.exit(1 if any(not outcome.verdict.passed for outcome in outcomes) else 0)

@@ -18,15 +18,15 @@ from nbformat.v4 import new_code_cell, new_output
 from nbval.plugin import find_comment_markers, find_metadata_tags
 
 from coursework import make_student_notebook
-from coursework.execution import Limits, RunResult
-from coursework.exercises import CHECK_MARKER, METADATA_KEY
-from coursework.grading import Outcome
-from coursework.preparation import (SubmissionProblem, build_run_notebook, read_submission,
-                                    reference_name, strip_nbval_markers)
-from coursework.reference import extract_reference
-from coursework.report import shown_name, student_of, write_report
-from coursework.results import Verdict, interpret
-from coursework.sandbox import Isolation, bwrap_arguments, kernel_environment
+from coursework.isolation.execution import Limits, RunResult
+from coursework.authoring.exercises import CHECK_MARKER, METADATA_KEY
+from coursework.grading.session import Outcome
+from coursework.grading.preparation import build_run_notebook, strip_nbval_markers
+from coursework.grading.submissions import SubmissionProblem, read_submission, reference_name
+from coursework.grading.reference import extract_reference
+from coursework.grading.report import shown_name, student_of, write_report
+from coursework.grading.results import Verdict, interpret
+from coursework.isolation.sandbox import Isolation, bwrap_arguments, kernel_environment
 from coursework_notebooks import graded_chapter, hidden_answer, solved, stubs, with_sources
 
 MARKERS = ["# NBVAL_SKIP", "#NBVAL_IGNORE_OUTPUT", "   ## PYTEST_VALIDATE_IGNORE_OUTPUT  ",
@@ -271,7 +271,7 @@ def test_kill_descendants_finds_processes_that_left_the_session(tmp_path):
     code = textwrap.dedent(f"""
         import os, subprocess, sys, time
         from pathlib import Path
-        from coursework.processes import become_subreaper, descendants, kill_descendants
+        from coursework.isolation.processes import become_subreaper, descendants, kill_descendants
         assert become_subreaper()
         subprocess.Popen([sys.executable, "-c", "import os, time\\nif os.fork() == 0:\\n    os.setsid()\\n"
                           "    open({str(tmp_path / 'pid')!r}, 'w').write(str(os.getpid()))\\n    time.sleep(60)"])

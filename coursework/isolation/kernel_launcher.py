@@ -11,7 +11,7 @@ Jupyter's kernel manager runs ``python -I -c <bootstrap> SETTINGS CONNECTION_FIL
    the grader is root;
 4. replaces itself (``exec``) by the kernel: as the grader's user (``plain``),
    dropped to ``nobody`` (``user``), or inside bubblewrap (``bwrap``), always
-   with the environment of :func:`coursework.sandbox.kernel_environment`.
+   with the environment of :func:`coursework.isolation.sandbox.kernel_environment`.
 """
 
 import json
@@ -25,12 +25,12 @@ from .sandbox import NOBODY, Isolation, bwrap_arguments, drop_command, kernel_en
 
 __all__ = ["kernel_argv", "main"]
 
-_BOOTSTRAP = "import sys; sys.path.insert(0, sys.argv.pop(1)); from coursework.launcher import main; main()"
+_BOOTSTRAP = "import sys; sys.path.insert(0, sys.argv.pop(1)); from coursework.isolation.kernel_launcher import main; main()"
 
 
 def kernel_argv(settings):
     """The kernelspec command line (Jupyter fills in ``{connection_file}``)."""
-    parent = str(Path(__file__).resolve().parents[1])
+    parent = str(Path(__file__).resolve().parents[2])
     return [sys.executable, "-I", "-c", _BOOTSTRAP, parent, json.dumps(settings), "{connection_file}"]
 
 

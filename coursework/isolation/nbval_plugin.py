@@ -1,8 +1,8 @@
 """The grader's pytest plugin: nbval as usual, with the kernel, the notebook file and the results in our hands.
 
-Loaded by the runner (:mod:`coursework.runner`) into ``pytest --nbval-lax``, it
+Loaded by the runner (:mod:`coursework.isolation.nbval_runner`) into ``pytest --nbval-lax``, it
 
-* starts every kernel through the grader's kernelspec (:mod:`coursework.launcher`)
+* starts every kernel through the grader's kernelspec (:mod:`coursework.isolation.kernel_launcher`)
   and over Unix sockets in a private folder (a sandboxed kernel has no network);
 * deletes the notebook file as soon as pytest has read it, before any kernel
   starts: the expected outputs it holds are then only in the memory of this
@@ -23,8 +23,8 @@ from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.manager import KernelManager
 from nbval.plugin import NbCellError
 
-from .launcher import kernel_argv
-from .preparation import KERNEL_NAME
+from .kernel_launcher import kernel_argv
+from ..grading.preparation import KERNEL_NAME
 from .processes import kill_descendants
 
 __all__ = ["GraderPlugin"]

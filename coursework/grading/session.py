@@ -3,21 +3,20 @@
 For each submission (:func:`grade`):
 
 1. the reference chapters were read once, before anything ran
-   (:mod:`coursework.reference`);
+   (:mod:`coursework.grading.reference`);
 2. the submission is read defensively and turned into a run notebook: nbval
    markers and tags removed, graded cells locked to the reference, hidden
-   checks appended (:mod:`coursework.preparation`);
+   checks appended (:mod:`coursework.grading.preparation`);
 3. it runs in a fresh folder, under a wall-clock and output limit, isolated
-   as :mod:`coursework.sandbox` says (:mod:`coursework.execution`);
-4. the runner's records become reasons (:mod:`coursework.results`) and a
-   line (:mod:`coursework.report`).
+   as :mod:`coursework.isolation.sandbox` says (:mod:`coursework.isolation.execution`);
+4. the runner's records become reasons (:mod:`coursework.grading.results`) and a
+   line (:mod:`coursework.grading.report`).
 
 Whatever a submission holds or does, it gets one line, and the next one is
 graded. Only trouble with the grader itself (bad arguments, a malformed
 reference, no working sandbox when one is required) raises.
 """
 
-import os
 import sys
 import tempfile
 import time
@@ -25,14 +24,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from .execution import Limits, run_notebook
-from .preparation import SubmissionProblem, build_run_notebook, read_submission, reference_name
+from ..isolation.execution import Limits, run_notebook
+from .preparation import build_run_notebook
 from .reference import load_references
 from .report import shown_name, student_of, summary_line, write_report
 from .results import Verdict, interpret
-from .sandbox import choose_isolation
+from .submissions import SubmissionProblem, find_submissions, read_submission, reference_name
+from ..isolation.sandbox import choose_isolation
 
-__all__ = ["Outcome", "find_submissions", "grade"]
+__all__ = ["Outcome", "grade"]
 
 
 @dataclass
@@ -44,24 +44,6 @@ class Outcome:
     student: str
     verdict: Verdict
     seconds: float
-
-
-def find_submissions(submissions):
-    """Every ``.ipynb`` under ``submissions`` (symbolic links listed, never followed), and the base folder."""
-    path = Path(submissions)
-    if path.is_file() or path.is_symlink() and not path.is_dir():
-        if path.suffix != ".ipynb":
-            raise ValueError(f"submissions must be a notebook (.ipynb) or a folder of them, got {path}")
-        return [path], path.parent
-    if not path.is_dir():
-        raise FileNotFoundError(f"submissions {path} does not exist")
-    found = []
-    for folder, folders, files in os.walk(path, followlinks=False):
-        folders[:] = sorted(name for name in folders if name != ".ipynb_checkpoints")
-        found += [Path(folder) / name for name in sorted(files) if name.endswith(".ipynb")]
-    if not found:
-        raise ValueError(f"submissions {path} holds no notebook (.ipynb)")
-    return found, path
 
 
 def _grade_one(path, references, reference_folder, run, limits):
@@ -109,14 +91,14 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
     limits : Limits, default=Limits()
         Wall-clock seconds, output bytes and memory allowed per notebook.
     sandbox : bool, default=False
-        Run each kernel in a bubblewrap sandbox (see :func:`coursework.sandbox.choose_isolation`).
+        Run each kernel in a bubblewrap sandbox (see :func:`coursework.isolation.sandbox.choose_isolation`).
     jobs : int, default=1
         How many submissions run at the same time (the lines still come in order).
     report : str or Path, optional
         Where to write the CSV report (not written if None).
     stream, notes : file
         Where the one-line-per-notebook summary goes, and the notes about the run.
-    isolation : coursework.sandbox.Isolation, optional
+    isolation : coursework.isolation.sandbox.Isolation, optional
         Overrides the choice made from ``sandbox`` (for tests).
 
     Returns
@@ -127,7 +109,7 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
     ------
     FileNotFoundError, ValueError
         If an argument or a reference chapter is unusable.
-    coursework.sandbox.GraderError
+    coursework.isolation.sandbox.GraderError
         If the requested isolation is not available.
     """
     if not (isinstance(jobs, int) and jobs >= 1):

@@ -10,7 +10,7 @@ Each submission gets a new folder under the grading run's private folder:
     the kernel's working folder, empty (in the sandbox, a size-limited tmpfs
     mounted over it).
 
-The runner (:mod:`coursework.runner`) reports through a pipe that only it
+The runner (:mod:`coursework.isolation.nbval_runner`) reports through a pipe that only it
 holds; its standard output is drained into a bounded buffer, used only to
 explain a run that failed before reaching any cell.
 """
@@ -27,7 +27,7 @@ from pathlib import Path
 import nbformat
 
 from .processes import is_subreaper, kill_group, kill_orphans
-from .runner import runner_command
+from .nbval_runner import runner_command
 from .sandbox import kernel_environment, passed_through
 
 __all__ = ["Limits", "RunResult", "run_notebook"]
@@ -157,10 +157,10 @@ def run_notebook(notebook, folder, isolation, limits, hidden):
     Parameters
     ----------
     notebook : nbformat.NotebookNode
-        The run notebook (:func:`coursework.preparation.build_run_notebook`).
+        The run notebook (:func:`coursework.grading.preparation.build_run_notebook`).
     folder : pathlib.Path
         A path that does not exist yet, inside the grading run's private folder.
-    isolation : coursework.sandbox.Isolation
+    isolation : coursework.isolation.sandbox.Isolation
     limits : Limits
     hidden : list of Path
         Host paths the sandbox must hide (reference, submissions, grading folders).

@@ -2,7 +2,7 @@
 
 A graded cell or hidden check passes only if the runner reports that it ran,
 passed, and that nbval really compared its output with the reference (a
-check independent of the cleaning in :mod:`coursework.preparation`). A cell
+check independent of the cleaning in :mod:`coursework.grading.preparation`). A cell
 that never reported (the notebook timed out, went over the output cap, or
 its kernel or runner was killed) fails with the notebook's reason.
 """
