@@ -258,7 +258,7 @@ def test_the_report_has_a_row_per_notebook_and_per_exercise(tmp_path):
         ["ben/syn.ipynb", "ben", "(notebook)", "FAIL", "Cell 2 (exercise syn-ex2): raised X; timed out"],
         ["ben/syn.ipynb", "ben", "syn-ex1", "PASS", ""],
         ["ben/syn.ipynb", "ben", "syn-ex2", "FAIL", "Cell 2: raised X"],
-        ["x,\"y\"\n.ipynb", "x", "(notebook)", "FAIL", "not a readable notebook (NotJSONError)"],
+        ["x,\"y\".ipynb", "x", "(notebook)", "FAIL", "not a readable notebook (NotJSONError)"],
     ]
     assert os.listdir(tmp_path / "out") == ["report.csv"]  # no temporary file left
 

@@ -77,7 +77,9 @@ def strip_nbval_markers(source):
     >>> print(strip_nbval_markers("# NBVAL_SKIP\\nx = 1\\n  #PYTEST_VALIDATE_IGNORE_OUTPUT"))
     x = 1
     """
-    return "\n".join(line for line in source.splitlines() if not _is_marker(line))
+    # lines end at "\n" only, as in Jupyter: str.splitlines would also split (and lose) U+2028,
+    # U+0085, form feeds and other separators a student may have pasted into a string
+    return "\n".join(line for line in source.split("\n") if not _is_marker(line))
 
 
 def _exercise_key(cell, number):

@@ -21,7 +21,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..isolation.execution import Limits, run_notebook
@@ -29,8 +29,8 @@ from .preparation import build_run_notebook
 from .reference import load_references
 from .report import shown_name, student_of, summary_line, write_report
 from .results import Verdict, interpret
-from .submissions import SubmissionProblem, find_submissions, read_submission, reference_name
-from ..isolation.sandbox import choose_isolation
+from .submissions import SubmissionProblem, claimed_chapter, find_submissions, read_submission, MAX_DEPTH
+from ..isolation.sandbox import GraderError, choose_isolation, grader_library
 
 __all__ = ["Outcome", "grade"]
 
@@ -46,25 +46,37 @@ class Outcome:
     seconds: float
 
 
-def _grade_one(path, references, reference_folder, run, limits):
+def _grade_one(path, references, run, limits, start):
     """The verdict of one submission, and the chapter it answers (None if unknown).
 
-    Any failure of the submission becomes a reason.
+    Any failure of the submission becomes a reason. Reading and preparing it
+    count against its time limit (``start`` is when its grading began).
     """
     chapter = None
     try:
         submission = read_submission(path)
-        name = reference_name(submission, path)
-        reference = references.get(name) or references.get(path.name)
-        if reference is None:
-            raise SubmissionProblem(f"no reference notebook named {shown_name(name)} in {reference_folder}")
+        reference = claimed_chapter(submission, path, references, shown_name)
         chapter = reference.name
+        if not reference.graded and not reference.hidden:
+            raise SubmissionProblem(f"{shown_name(chapter)} has no graded exercise: there is nothing to grade")
         plan = build_run_notebook(submission, reference)
-        return interpret(plan, run(plan.notebook), limits, reference), chapter
+        left = limits.timeout - (time.monotonic() - start)
+        if left < 1:
+            raise SubmissionProblem(f"timed out after {limits.timeout:g} s while being read and prepared")
+        return interpret(plan, run(plan.notebook, replace(limits, timeout=left)), limits, reference), chapter
     except SubmissionProblem as problem:
         return Verdict([str(problem)]), chapter
     except Exception as error:  # never a traceback, and the next submission is still graded
-        return Verdict([f"the grader could not grade it ({type(error).__name__}: {error})"]), chapter
+        return Verdict([f"the grader could not grade it ({type(error).__name__}: {str(error)[:200]})"]), chapter
+
+
+def _library(reference):
+    """The grader's kpca_lib, which the kernels import; GraderError if the chapters need one and there is none."""
+    library = grader_library()
+    if library is None and any(b"kpca_lib" in path.read_bytes() for path in Path(reference).glob("*.ipynb")):
+        raise GraderError("the chapters import kpca_lib, but the Python that runs the grader cannot: "
+                          f"run it with the book's environment ({sys.executable} has no kpca_lib)")
+    return library
 
 
 def _warn_unhidden(references, used, notes):
@@ -115,9 +127,15 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
     if not (isinstance(jobs, int) and jobs >= 1):
         raise ValueError(f"jobs must be a whole number >= 1, got {jobs!r}")
     references = load_references(reference)
-    paths, base = find_submissions(submissions)
-    isolation = isolation or choose_isolation(sandbox)
+    found = find_submissions(submissions)
+    paths, base = found.notebooks, found.base
+    isolation = replace(isolation or choose_isolation(sandbox), library=_library(reference))
     print(f"isolation: {isolation.describe()}", file=notes)
+    for warning in isolation.warnings():
+        print(f"WARNING: not isolated: {warning}", file=notes)
+    if found.mac_leftovers:
+        print(f"note: ignored {len(found.mac_leftovers)} macOS archive leftovers (__MACOSX/ folders and "
+              "._* files), which are not notebooks", file=notes)
     outcomes, used = [], set()
     with tempfile.TemporaryDirectory(prefix="kpca-grade-", ignore_cleanup_errors=True) as root:
         root = Path(root)
@@ -129,10 +147,10 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
             number, path = numbered
             start = time.monotonic()
 
-            def run(notebook):
-                return run_notebook(notebook, root / f"{number:03d}", isolation, limits, hidden)
+            def run(notebook, left):
+                return run_notebook(notebook, root / f"{number:03d}", isolation, left, hidden)
 
-            verdict, chapter = _grade_one(path, references, reference, run, limits)
+            verdict, chapter = _grade_one(path, references, run, limits, start)
             return verdict, chapter, time.monotonic() - start
 
         with ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -141,6 +159,11 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
                 outcomes.append(Outcome(path, name, student_of(path, base), verdict, seconds))
                 used |= {chapter} - {None}
                 print(summary_line(name, verdict), file=stream, flush=True)
+    for folder in found.too_deep:  # one line for the upload, the others were graded
+        name = shown_name(folder.relative_to(base))
+        verdict = Verdict([f"folders nested deeper than {MAX_DEPTH} levels: not searched"])
+        outcomes.append(Outcome(folder, name, student_of(folder, base), verdict, 0.0))
+        print(summary_line(name, verdict), file=stream, flush=True)
     failed = sum(not outcome.verdict.passed for outcome in outcomes)
     print(f"{len(outcomes)} notebooks: {len(outcomes) - failed} passed, {failed} failed", file=stream)
     _warn_unhidden(references, used, notes)

@@ -7,14 +7,15 @@ Loaded by the runner (:mod:`coursework.isolation.nbval_runner`) into ``pytest --
 * deletes the notebook file as soon as pytest has read it, before any kernel
   starts: the expected outputs it holds are then only in the memory of this
   (non-dumpable) process;
-* counts the bytes a kernel sends, and stops the run past the cap;
+* counts the bytes a kernel sends as they arrive, and stops the run past the cap
+  or as soon as the kernel dies;
 * writes one JSON record per cell (which cell, passed or not, why, and
   whether its output was really compared) to the result pipe, which only this
   process holds. The grader reads nothing else.
 """
 
-import json
 import os
+import threading
 
 import nbval.kernel
 import pytest
@@ -48,6 +49,7 @@ class GraderPlugin:
         self.report = report
         self.received = 0
         self.current = None
+        self.stopping = False  # the last cell is done: the kernel's end is expected
 
     # -- the kernel ------------------------------------------------------------
 
@@ -62,6 +64,7 @@ class GraderPlugin:
                                 transport="ipc", ip=os.path.join(sockets, "kernel"),
                                 connection_file=os.path.join(sockets, "kernel.json"))
         manager.start_kernel(**kwargs)
+        self._watch(manager, context)
         client = manager.client()
         client.start_channels()
         try:
@@ -72,24 +75,45 @@ class GraderPlugin:
             raise
         return manager, client
 
-    def _counting(self, get_message):
-        plugin = self
+    def _watch(self, manager, context):
+        """Count the kernel's output as it arrives, and notice its death at once.
 
-        def get_message_counted(kernel, stream, timeout=None):
-            message = get_message(kernel, stream, timeout=timeout)
-            plugin.received += len(json.dumps(message.get("content", {}), default=str))
-            if plugin.received > plugin.settings["max_output"]:
-                plugin.report({"event": "output-cap", "cell": plugin.current})
-                kill_descendants()
-                os._exit(3)
-            return message
+        nbval reads a cell's output only once the cell has finished: a cell
+        that prints forever would fill this process's memory first. A second
+        subscriber to the kernel's output counts the bytes of every message as
+        it arrives (a message larger than the cap is refused by the socket);
+        past the cap, or when the kernel process ends while a cell runs, the
+        run stops at once with a record saying why.
+        """
+        cap = int(self.settings["max_output"])
+        monitor = context.socket(zmq.SUB)
+        monitor.setsockopt(zmq.SUBSCRIBE, b"")
+        monitor.setsockopt(zmq.MAXMSGSIZE, cap + 2**16)
+        monitor.setsockopt(zmq.RCVHWM, 64)
+        monitor.connect(manager._make_url("iopub"))
+        kernel = manager.provisioner.process  # the launcher's process: it becomes the kernel, or bwrap
+        poller = zmq.Poller()
+        poller.register(monitor, zmq.POLLIN)
 
-        return get_message_counted
+        def stop(event, status):
+            self.report({"event": event, "cell": self.current})
+            kill_descendants()
+            os._exit(status)
+
+        def watch():
+            while True:
+                if poller.poll(100):
+                    frames = monitor.recv_multipart(copy=False)
+                    self.received += sum(len(frame) for frame in frames)
+                    if self.received > cap:
+                        stop("output-cap", 3)
+                elif kernel.poll() is not None and not self.stopping:
+                    stop("kernel-died", 5)
+
+        threading.Thread(target=watch, daemon=True).start()
 
     def pytest_configure(self, config):
         nbval.kernel.start_new_kernel = self._start_kernel
-        running = nbval.kernel.RunningKernel
-        running.get_message = self._counting(running.get_message)
 
     # -- the notebook file -------------------------------------------------------
 
@@ -103,6 +127,12 @@ class GraderPlugin:
     def pytest_runtest_logstart(self, nodeid, location):
         self.current = _cell_number(nodeid)
         self.report({"event": "start", "cell": self.current})
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_teardown(self, item, nextitem):
+        if nextitem is None:
+            self.stopping = True  # nbval shuts the kernel down in this teardown
+        yield
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
@@ -134,7 +164,7 @@ def _message(excinfo):
         return ""
     error = excinfo.value
     if isinstance(error, NbCellError):
-        return str(error)
+        return str(error)[:2000]
     return f"{type(error).__name__}: {error}"[:300]
 
 
@@ -143,6 +173,7 @@ def _exception(outputs):
     errors = [output for output in outputs or [] if output.get("output_type") == "error"]
     if not errors:
         return None
-    name, value = str(errors[-1].get("ename", "")), str(errors[-1].get("evalue", "")).strip()
-    value = value.splitlines()[0] if value else ""
-    return f"{name}: {value[:80]}" if value else name
+    # both are the submission's choice: cut short here, checked by the grader (results.exception_text)
+    name, value = str(errors[-1].get("ename", ""))[:200], str(errors[-1].get("evalue", "")).strip()
+    value = value.split("\n")[0][:200] if value else ""
+    return f"{name}: {value}" if value else name

@@ -4,6 +4,7 @@ The grader starts one runner per submission (:func:`runner_command`), in a
 fresh folder that holds only the run notebook, with a clean environment.
 The runner
 
+* joins the submission's control group, if any (:mod:`coursework.isolation.limits`);
 * makes itself non-dumpable and a child subreaper (:mod:`coursework.isolation.processes`);
 * runs pytest in-process with the grader's plugin (:mod:`coursework.isolation.nbval_plugin`),
   no plugin autoloading, no ``conftest.py`` (``--noconftest``) and no
@@ -61,6 +62,9 @@ def main(argv=None):
 
     argv = sys.argv[1:] if argv is None else argv
     settings = json.loads(argv[0])
+    for procs in settings.get("cgroup_procs", []):  # the submission's control group, before anything else
+        with open(procs, "w") as file:
+            file.write(str(os.getpid()))
     skip_slow_optional_imports()
     make_private()
     become_subreaper()
