@@ -45,30 +45,38 @@ def _parser():
     grade.add_argument("--max-output-mb", type=float, default=20,
                        help="output a notebook may send, in MB (default: 20)")
     grade.add_argument("--memory-mb", type=float, default=8192,
-                       help="address space of the kernel, in MB (default: 8192)")
+                       help="memory of a whole submission (its kernel and every process it starts), in MB; "
+                            "per process where no cgroup can be made (default: 8192)")
+    grade.add_argument("--max-processes", type=int, default=256,
+                       help="processes and threads a submission may have at once (default: 256)")
+    grade.add_argument("--scratch-mb", type=float, default=256,
+                       help="scratch space of a submission (working folder, /tmp), and its largest file, "
+                            "in MB (default: 256)")
     grade.add_argument("--jobs", type=int, default=1,
                        help="submissions graded at the same time (default: 1)")
     grade.add_argument("--sandbox", action="store_true",
                        help="run each kernel in a bubblewrap sandbox: no network, read-only system, "
-                            "no view of the reference (always, when run as root)")
+                            "no view of the reference; exit status 2, before anything runs, if bubblewrap "
+                            "cannot make one (run as root, the sandbox is used when it works, even without)")
     grade.add_argument("--report", default=None,
                        help="the CSV report to write (default: grading-report-<date-time>.csv)")
     return parser
 
 
 def _grade(args):
-    from .isolation.execution import Limits
+    from .isolation.limits import Limits
     from .grading.session import grade
     from .isolation.processes import become_subreaper, make_private
 
-    for name in ("timeout", "max_output_mb", "memory_mb", "jobs"):
+    for name in ("timeout", "max_output_mb", "memory_mb", "jobs", "max_processes", "scratch_mb"):
         if not getattr(args, name) > 0:
             raise ValueError(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
     # orphans of a submission come back to us, and no same-user process reads our memory
     become_subreaper()
     make_private()
     limits = Limits(timeout=args.timeout, max_output=int(args.max_output_mb * 2**20),
-                    memory=int(args.memory_mb * 2**20))
+                    memory=int(args.memory_mb * 2**20), file_bytes=int(args.scratch_mb * 2**20),
+                    processes=args.max_processes)
     report = args.report or time.strftime("grading-report-%Y%m%d-%H%M%S.csv")
     outcomes = grade(args.submissions, args.reference, limits=limits, sandbox=args.sandbox,
                      jobs=args.jobs, report=report)

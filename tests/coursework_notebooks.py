@@ -8,6 +8,7 @@ only. Its outputs are written here from known answers (2 x 21 = 42, 21 + 1 =
 """
 
 import copy
+import os
 
 import numpy as np
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
@@ -93,3 +94,19 @@ def with_first_cell(nb, code_text):
 def shown_outputs(student):
     """The visible-check outputs a student sees in the handed-out notebook, per graded cell."""
     return ["".join(output.get("text", "") for output in stub.outputs) for stub in stubs(student)]
+
+
+def remove_deep_folders(top):
+    """Remove a chain of nested folders from the bottom up (shutil.rmtree recurses, and would fail)."""
+    path = str(top)
+    while True:
+        folders = [entry.path for entry in os.scandir(path) if entry.is_dir(follow_symlinks=False)]
+        if not folders:
+            break
+        path = folders[0]
+    while path != os.path.dirname(str(top)):
+        for entry in os.scandir(path):
+            if not entry.is_dir(follow_symlinks=False):
+                os.unlink(entry.path)
+        os.rmdir(path)
+        path = os.path.dirname(path)

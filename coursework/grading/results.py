@@ -16,8 +16,10 @@ __all__ = ["Verdict", "interpret", "where", "exception_text", "withhold_hidden_s
 _EXCEPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 _NAME_CHARACTERS = 60
 _VALUE_CHARACTERS = 80
-# a reason that shares this many characters in a row with a hidden check's code quotes it
-_QUOTE_CHARACTERS = 16
+# a reason that shares this many characters in a row with a hidden check's code quotes it,
+# unless they are one name (an error may well name the function a hidden check calls)
+_QUOTE_CHARACTERS = 20
+_ONE_NAME = re.compile(r"[A-Za-z0-9_.]*")
 
 
 @dataclass
@@ -76,11 +78,16 @@ def withhold_hidden_source(reason, sources):
     'a reason that quotes a hidden check (withheld)'
     >>> withhold_hidden_source("raised KeyError: 'x'", ["values = rng.integers(0, 100)"])
     "raised KeyError: 'x'"
+    >>> withhold_hidden_source("raised NameError: name 'projection_covariance' is not defined",
+    ...                        ["print(projection_covariance(X, w))"])
+    "raised NameError: name 'projection_covariance' is not defined"
     """
     squeezed = " ".join(reason.split())
+    windows = {squeezed[i:i + _QUOTE_CHARACTERS] for i in range(len(squeezed) - _QUOTE_CHARACTERS + 1)}
+    windows = {window for window in windows if not _ONE_NAME.fullmatch(window)}
     for source in sources:
         code = " ".join(source.split())
-        if any(squeezed[i:i + _QUOTE_CHARACTERS] in code for i in range(len(squeezed) - _QUOTE_CHARACTERS + 1)):
+        if any(window in code for window in windows):
             return "a reason that quotes a hidden check (withheld)"
     return reason
 

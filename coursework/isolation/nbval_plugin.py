@@ -16,6 +16,7 @@ Loaded by the runner (:mod:`coursework.isolation.nbval_runner`) into ``pytest --
 
 import os
 import threading
+import time
 
 import nbval.kernel
 import pytest
@@ -90,10 +91,13 @@ class GraderPlugin:
         monitor.setsockopt(zmq.SUBSCRIBE, b"")
         monitor.setsockopt(zmq.MAXMSGSIZE, cap + 2**16)
         monitor.setsockopt(zmq.RCVHWM, 64)
+        # a message over the cap is refused by dropping the connection: that is over the cap too
+        dropped = monitor.get_monitor_socket(zmq.EVENT_DISCONNECTED)
         monitor.connect(manager._make_url("iopub"))
         kernel = manager.provisioner.process  # the launcher's process: it becomes the kernel, or bwrap
         poller = zmq.Poller()
         poller.register(monitor, zmq.POLLIN)
+        poller.register(dropped, zmq.POLLIN)
 
         def stop(event, status):
             self.report({"event": event, "cell": self.current})
@@ -102,12 +106,18 @@ class GraderPlugin:
 
         def watch():
             while True:
-                if poller.poll(100):
+                ready = dict(poller.poll(100))
+                if monitor in ready:
                     frames = monitor.recv_multipart(copy=False)
                     self.received += sum(len(frame) for frame in frames)
                     if self.received > cap:
                         stop("output-cap", 3)
-                elif kernel.poll() is not None and not self.stopping:
+                if dropped in ready:
+                    dropped.recv_multipart()
+                    time.sleep(0.2)  # a dead kernel drops the connection too: say which it was
+                    if kernel.poll() is None and not self.stopping:
+                        stop("output-cap", 3)
+                if kernel.poll() is not None and not self.stopping:
                     stop("kernel-died", 5)
 
         threading.Thread(target=watch, daemon=True).start()
