@@ -96,17 +96,39 @@ def shown_outputs(student):
     return ["".join(output.get("text", "") for output in stub.outputs) for stub in stubs(student)]
 
 
+
+def make_deep_folders(top, depth, name="a"):
+    """``depth`` nested folders under ``top``, made through folder descriptors (pathlib and
+    os.makedirs recurse, and each long path costs its whole length); returns the deepest path."""
+    os.makedirs(top)
+    descriptor = os.open(top, os.O_RDONLY)
+    try:
+        for _ in range(depth):
+            os.mkdir(name, dir_fd=descriptor)
+            inner = os.open(name, os.O_RDONLY, dir_fd=descriptor)
+            os.close(descriptor)
+            descriptor = inner
+    finally:
+        os.close(descriptor)
+    return os.path.join(str(top), *[name] * depth)
+
+
 def remove_deep_folders(top):
-    """Remove a chain of nested folders from the bottom up (shutil.rmtree recurses, and would fail)."""
-    path = str(top)
-    while True:
-        folders = [entry.path for entry in os.scandir(path) if entry.is_dir(follow_symlinks=False)]
+    """Remove a chain of nested folders from the bottom up (shutil.rmtree recurses, and fails)."""
+    names, descriptor = [], os.open(top, os.O_RDONLY)
+    while True:  # down, remembering the way
+        folders = [entry.name for entry in os.scandir(descriptor) if entry.is_dir(follow_symlinks=False)]
         if not folders:
             break
-        path = folders[0]
-    while path != os.path.dirname(str(top)):
-        for entry in os.scandir(path):
-            if not entry.is_dir(follow_symlinks=False):
-                os.unlink(entry.path)
-        os.rmdir(path)
-        path = os.path.dirname(path)
+        names.append(folders[0])
+        inner = os.open(folders[0], os.O_RDONLY, dir_fd=descriptor)
+        os.close(descriptor)
+        descriptor = inner
+    for name in reversed([os.path.basename(str(top)), *names]):  # and up, emptying each folder
+        for entry in os.scandir(descriptor):
+            os.unlink(entry.name, dir_fd=descriptor)
+        parent = os.open("..", os.O_RDONLY, dir_fd=descriptor)
+        os.close(descriptor)
+        os.rmdir(name, dir_fd=parent)
+        descriptor = parent
+    os.close(descriptor)

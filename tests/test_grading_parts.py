@@ -30,7 +30,7 @@ from coursework.grading.reference import Reference, extract_reference
 from coursework.grading.report import csv_cell, shown_name, student_of, write_report
 from coursework.grading.results import Verdict, exception_text, interpret
 from coursework.isolation.sandbox import LIBRARY_MOUNT, Isolation, bwrap_arguments, kernel_environment
-from coursework_notebooks import graded_chapter, hidden_answer, remove_deep_folders, solved, stubs, with_sources
+from coursework_notebooks import graded_chapter, hidden_answer, make_deep_folders, remove_deep_folders, solved, stubs, with_sources
 
 MARKERS = ["# NBVAL_SKIP", "#NBVAL_IGNORE_OUTPUT", "   ## PYTEST_VALIDATE_IGNORE_OUTPUT  ",
            "# NBVAL_RAISES_EXCEPTION", "# nbval_check_output", "# NBVAL_CHECK_OUTPUT"]
@@ -379,13 +379,10 @@ def test_mac_leftovers_are_ignored_and_deep_folders_set_aside(tmp_path):
     (tmp_path / "ann").mkdir()
     (tmp_path / "ann" / "._syn.ipynb").write_text("x")
     (tmp_path / "ann" / "syn.ipynb").write_text("{}")
-    path = str(tmp_path / "deep")
-    os.mkdir(path)
+    # deeper than MAX_DEPTH (tests/test_grading.py grades 1100 levels, past the recursion limit)
+    deepest = make_deep_folders(tmp_path / "deep", 40, name="d")
     try:
-        for _ in range(1100):  # deeper than the recursion limit
-            path = os.path.join(path, "d")
-            os.mkdir(path)
-        open(os.path.join(path, "syn.ipynb"), "w").close()
+        open(os.path.join(deepest, "syn.ipynb"), "w").close()
         found = find_submissions(tmp_path)
     finally:  # pytest's own clean-up of tmp_path recurses
         remove_deep_folders(tmp_path / "deep")
