@@ -12,8 +12,13 @@ The chapters are the single source of every exercise (the convention is in
 * ``grade`` grades a folder of submissions with nbval (:mod:`coursework.grading.session`):
   graded cells restored from the reference, student-added nbval markers
   removed, hidden checks appended, each notebook run in a fresh folder (in a
-  bubblewrap sandbox with ``--sandbox``) under a time and output limit, one
-  line per notebook and a CSV report.
+  bubblewrap sandbox with ``--sandbox``) under limits on time, output, memory,
+  processes and scratch space, one line per notebook and a CSV report.
+
+The package has three parts, one per job: :mod:`coursework.authoring` (the
+student notebooks), :mod:`coursework.grading` (preparing and judging
+submissions) and :mod:`coursework.isolation` (running them, isolated and
+bounded).
 
 It is notebook tooling, not numerics: ``kpca_lib`` never imports it.
 """

@@ -3,18 +3,25 @@
 For each submission (:func:`grade`):
 
 1. the reference chapters were read once, before anything ran
-   (:mod:`coursework.grading.reference`);
-2. the submission is read defensively and turned into a run notebook: nbval
-   markers and tags removed, graded cells locked to the reference, hidden
-   checks appended (:mod:`coursework.grading.preparation`);
-3. it runs in a fresh folder, under a wall-clock and output limit, isolated
-   as :mod:`coursework.isolation.sandbox` says (:mod:`coursework.isolation.execution`);
-4. the runner's records become reasons (:mod:`coursework.grading.results`) and a
+   (:mod:`coursework.grading.reference`), and the isolation was chosen (an
+   impossible ``--sandbox`` stops everything here);
+2. the submission is found and read defensively, and graded against the
+   chapter that its file name and its metadata both name
+   (:mod:`coursework.grading.submissions`);
+3. it is turned into a run notebook: nbval markers and tags removed, graded
+   cells locked to the reference, hidden checks appended
+   (:mod:`coursework.grading.preparation`);
+4. it runs in a fresh folder, under the limits of
+   :mod:`coursework.isolation.limits` (the time left after steps 2 and 3),
+   isolated as :mod:`coursework.isolation.sandbox` says
+   (:mod:`coursework.isolation.execution`);
+5. the runner's records become reasons (:mod:`coursework.grading.results`) and a
    line (:mod:`coursework.grading.report`).
 
 Whatever a submission holds or does, it gets one line, and the next one is
 graded. Only trouble with the grader itself (bad arguments, a malformed
-reference, no working sandbox when one is required) raises.
+reference, no working sandbox when one is required, no kpca_lib for chapters
+that import it) raises.
 """
 
 import sys

@@ -62,12 +62,6 @@ def _give_to(uid, gid, paths):
         os.chown(path, uid, gid)
 
 
-def _drop(uid, gid):
-    os.setgroups([])
-    os.setgid(gid)
-    os.setuid(uid)
-
-
 def _user_process_count(uid):
     """How many processes ``uid`` has now (RLIMIT_NPROC counts them all)."""
     count = 0
@@ -133,7 +127,8 @@ def main(argv=None):
         os.execve(isolation.bwrap, command + kernel, environment)
     os.chdir(work_dir)
     forbid_new_privileges()
-    if isolation.mode == "user":
-        _drop(isolation.uid or NOBODY, isolation.gid or NOBODY)
+    if isolation.mode == "user":  # a user of the kernel's own: through drop_command, which clears its keyrings
+        os.execve(sys.executable, drop_command(isolation.uid or NOBODY, isolation.gid or NOBODY, kernel),
+                  environment)
     private_keyring()
     os.execve(sys.executable, kernel, environment)

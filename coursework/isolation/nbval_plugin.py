@@ -114,7 +114,10 @@ class GraderPlugin:
                         stop("output-cap", 3)
                 if dropped in ready:
                     dropped.recv_multipart()
-                    time.sleep(0.2)  # a dead kernel drops the connection too: say which it was
+                    # a dead kernel drops the connection too: give it a second to say which it was
+                    deadline = time.monotonic() + 1
+                    while kernel.poll() is None and time.monotonic() < deadline:
+                        time.sleep(0.05)
                     if kernel.poll() is None and not self.stopping:
                         stop("output-cap", 3)
                 if kernel.poll() is not None and not self.stopping:

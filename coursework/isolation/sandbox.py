@@ -217,24 +217,26 @@ def _probe(command):
     return None
 
 
-# run after the drop to the kernel's user: a new, anonymous session keyring (nothing of the
-# grader's), and that user's own keyrings emptied (nothing left by an earlier run)
-_KEYRING_CODE = (
+# a new, anonymous session keyring (nothing of the grader's, nothing shared with another kernel)
+_JOIN_KEYRING = (
     "import ctypes, platform; n = {'x86_64': 250, 'aarch64': 219}.get(platform.machine())\n"
-    "if n:\n"
-    "    c = ctypes.CDLL(None, use_errno=True); c.syscall(n, 1, None); c.syscall(n, 7, -4); c.syscall(n, 7, -5)\n"
+    "c = ctypes.CDLL(None, use_errno=True) if n else None\n"
+    "if n: c.syscall(n, 1, None)\n"
 )
+# and, for a user of the kernel's own only (never the instructor's), its user keyrings emptied:
+# nothing left by an earlier run that drew the same uid
+_CLEAR_USER_KEYRINGS = "if n: c.syscall(n, 7, -4); c.syscall(n, 7, -5)\n"
 
 
 def private_keyring():
-    """Join a new, anonymous session keyring and empty this user's keyrings (Linux; else nothing)."""
-    exec(_KEYRING_CODE, {})  # noqa: S102 (our own constant)
+    """Join a new, anonymous session keyring (Linux; elsewhere nothing). The user's keyrings are kept."""
+    exec(_JOIN_KEYRING, {})  # noqa: S102 (our own constant)
 
 
 def drop_command(uid, gid, command):
     """``command`` run as ``uid``/``gid`` with no supplementary groups and a private keyring (started as root)."""
     code = ("import os, sys; os.setgroups([]); os.setgid(int(sys.argv[1])); os.setuid(int(sys.argv[2]))\n"
-            + _KEYRING_CODE + "os.execv(sys.argv[3], sys.argv[3:])")
+            + _JOIN_KEYRING + _CLEAR_USER_KEYRINGS + "os.execv(sys.argv[3], sys.argv[3:])")
     return [sys.executable, "-I", "-c", code, str(gid), str(uid), *command]
 
 
@@ -305,9 +307,10 @@ def choose_isolation(sandbox):
         problem = f"bubblewrap cannot make a sandbox here: {problem}"
     if sandbox:  # asked for: never less
         raise GraderError(f"--sandbox: {problem}; nothing was graded")
-    problem_as_nobody = _probe(drop_command(NOBODY, NOBODY, [sys.executable, "-I", "-c", "import sys"]))
+    # the kernel's Python must start as an unprivileged user, and import its standard library
+    problem_as_nobody = _probe(drop_command(NOBODY, NOBODY, [sys.executable, "-I", "-c", "import json"]))
     if problem_as_nobody is not None:
-        raise GraderError(f"run as root, the grader runs kernels as nobody, but {problem}, and nobody "
-                          f"cannot run {sys.executable} ({problem_as_nobody}): install bubblewrap, or "
-                          "use a Python installation that every user can read")
+        raise GraderError(f"run as root without --sandbox, the grader runs kernels as a user of their own, "
+                          f"but {problem}, and such a user cannot run {sys.executable} ({problem_as_nobody}): "
+                          "install bubblewrap, or use a Python installation that every user can read")
     return Isolation("user", None, NOBODY, NOBODY)
