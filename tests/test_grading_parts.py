@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import nbformat
@@ -436,3 +437,21 @@ def test_a_submission_group_holds_its_processes_and_kills_them_all():
     finally:
         group.remove()
     assert all(not Path(path).exists() for path in group.groups.values())
+
+
+def test_reading_and_preparing_count_against_the_time_limit(tmp_path, chapter):
+    from coursework.grading.session import _grade_one
+
+    source_chapter, student, reference = chapter
+    nbformat.write(solved(student, source_chapter), tmp_path / "syn.ipynb")
+    given = []
+
+    def run(notebook, limits):
+        given.append(limits.timeout)
+        return records(build_run_notebook(student, reference), {})
+
+    late = time.monotonic() - 30  # its grading began 30 s ago (a slow read, say)
+    verdict, chapter_name = _grade_one(tmp_path / "syn.ipynb", {"syn.ipynb": reference}, run, Limits(timeout=20), late)
+    assert verdict.reasons == ["timed out after 20 s while being read and prepared"] and given == []
+    _grade_one(tmp_path / "syn.ipynb", {"syn.ipynb": reference}, run, Limits(timeout=60), late)
+    assert 25 < given[0] <= 30  # the run gets what is left
