@@ -26,8 +26,8 @@ from pathlib import Path
 import nbformat
 
 from coursework import make_student_notebook
-from coursework.exercises import CHECK_MARKER, METADATA_KEY
-from coursework.sandbox import GraderError, choose_isolation
+from coursework.authoring.exercises import CHECK_MARKER, METADATA_KEY
+from coursework.isolation.sandbox import GraderError, choose_isolation
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTER = ROOT / "chapters" / "01_pca.ipynb"

@@ -1,19 +1,24 @@
 """Coursework from the book's notebooks: student versions, and grading that cannot be fooled.
 
 The chapters are the single source of every exercise (the convention is in
-:mod:`coursework.exercises` and in the instructor guide). Three commands,
+:mod:`coursework.authoring.exercises` and in the instructor guide). Three commands,
 ``python -m coursework make-student|check|grade`` (see ``--help``):
 
 * ``make-student`` writes the student version of each chapter
-  (:mod:`coursework.student`): solution cells stubbed, hidden checks removed,
+  (:mod:`coursework.authoring.student`): solution cells stubbed, hidden checks removed,
   solution text replaced by a placeholder;
 * ``check`` lists each chapter's exercises and says which graded exercises
-  lack a hidden check (:mod:`coursework.check`);
-* ``grade`` grades a folder of submissions with nbval (:mod:`coursework.grading`):
+  lack a hidden check (:mod:`coursework.authoring.check`);
+* ``grade`` grades a folder of submissions with nbval (:mod:`coursework.grading.session`):
   graded cells restored from the reference, student-added nbval markers
   removed, hidden checks appended, each notebook run in a fresh folder (in a
-  bubblewrap sandbox with ``--sandbox``) under a time and output limit, one
-  line per notebook and a CSV report.
+  bubblewrap sandbox with ``--sandbox``) under limits on time, output, memory,
+  processes and scratch space, one line per notebook and a CSV report.
+
+The package has three parts, one per job: :mod:`coursework.authoring` (the
+student notebooks), :mod:`coursework.grading` (preparing and judging
+submissions) and :mod:`coursework.isolation` (running them, isolated and
+bounded).
 
 It is notebook tooling, not numerics: ``kpca_lib`` never imports it.
 """
@@ -24,9 +29,9 @@ __all__ = ["make_student_notebook", "make_student", "grade"]
 def __getattr__(name):
     # the grading machinery imports pytest and nbval: load it only when asked for
     if name in ("make_student_notebook", "make_student"):
-        from . import student
+        from .authoring import student
         return getattr(student, name)
     if name == "grade":
-        from .grading import grade
+        from .grading.session import grade
         return grade
     raise AttributeError(f"module 'coursework' has no attribute {name!r}")

@@ -45,30 +45,38 @@ def _parser():
     grade.add_argument("--max-output-mb", type=float, default=20,
                        help="output a notebook may send, in MB (default: 20)")
     grade.add_argument("--memory-mb", type=float, default=8192,
-                       help="address space of the kernel, in MB (default: 8192)")
+                       help="memory of a whole submission (its kernel and every process it starts), in MB; "
+                            "per process where no cgroup can be made (default: 8192)")
+    grade.add_argument("--max-processes", type=int, default=256,
+                       help="processes and threads a submission may have at once (default: 256)")
+    grade.add_argument("--scratch-mb", type=float, default=256,
+                       help="scratch space of a submission (working folder, /tmp), and its largest file, "
+                            "in MB (default: 256)")
     grade.add_argument("--jobs", type=int, default=1,
                        help="submissions graded at the same time (default: 1)")
     grade.add_argument("--sandbox", action="store_true",
                        help="run each kernel in a bubblewrap sandbox: no network, read-only system, "
-                            "no view of the reference (always, when run as root)")
+                            "no view of the reference; exit status 2, before anything runs, if bubblewrap "
+                            "cannot make one (run as root, the sandbox is used when it works, even without)")
     grade.add_argument("--report", default=None,
                        help="the CSV report to write (default: grading-report-<date-time>.csv)")
     return parser
 
 
 def _grade(args):
-    from .execution import Limits
-    from .grading import grade
-    from .processes import become_subreaper, make_private
+    from .isolation.limits import Limits
+    from .grading.session import grade
+    from .isolation.processes import become_subreaper, make_private
 
-    for name in ("timeout", "max_output_mb", "memory_mb", "jobs"):
+    for name in ("timeout", "max_output_mb", "memory_mb", "jobs", "max_processes", "scratch_mb"):
         if not getattr(args, name) > 0:
             raise ValueError(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
     # orphans of a submission come back to us, and no same-user process reads our memory
     become_subreaper()
     make_private()
     limits = Limits(timeout=args.timeout, max_output=int(args.max_output_mb * 2**20),
-                    memory=int(args.memory_mb * 2**20))
+                    memory=int(args.memory_mb * 2**20), file_bytes=int(args.scratch_mb * 2**20),
+                    processes=args.max_processes)
     report = args.report or time.strftime("grading-report-%Y%m%d-%H%M%S.csv")
     outcomes = grade(args.submissions, args.reference, limits=limits, sandbox=args.sandbox,
                      jobs=args.jobs, report=report)
@@ -77,25 +85,25 @@ def _grade(args):
 
 def main(argv=None):
     """The command line; returns the exit status (2: the grader itself could not run)."""
-    from .runner import skip_slow_optional_imports
+    from .isolation.nbval_runner import skip_slow_optional_imports
 
     skip_slow_optional_imports()
     parser = _parser()
     args = parser.parse_args(argv)
     try:
         if args.command == "make-student":
-            from .student import make_student
+            from .authoring.student import make_student
 
             for target, n_graded, n_solutions in make_student(args.source, args.destination):
                 print(f"wrote {target}  ({n_graded} graded cells of {n_solutions} solution cells)")
             return 0
         if args.command == "check":
-            from .check import check
+            from .authoring.check import check
 
             return check(args.chapters, sys.stdout, strict=args.strict)
         return _grade(args)
     except Exception as error:  # the grader itself: exit status 2, one line, no traceback
-        from .sandbox import GraderError
+        from .isolation.sandbox import GraderError
 
         known = isinstance(error, (OSError, ValueError, TypeError, GraderError))
         message = str(error) if known else f"{type(error).__name__}: {error}"

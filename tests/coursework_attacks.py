@@ -184,3 +184,117 @@ processes = [p for p in os.listdir("/proc") if p.isdigit()]
 assert len(processes) < 10, f"{{len(processes)}} processes are visible"
 assert os.environ.get("OPENBLAS_NUM_THREADS") == "{threads}", "BLAS settings did not reach the kernel"
 '''
+
+
+# ---------------------------------------------------------------- issue 28: floods, deaths, leaks, limits
+
+# output that never ends: the cap must stop it while the cell runs
+FLOOD_FOREVER = '''
+while True:
+    print("x" * 1000)
+'''
+
+# large output messages sent straight from the kernel, past ipykernel's stream buffering
+FLOOD_MESSAGES = '''
+import time
+_kernel = get_ipython().kernel
+for _ in range(40):
+    _kernel.session.send(_kernel.iopub_socket, "stream", {"name": "stdout", "text": "y" * 300000})
+time.sleep(60)
+'''
+
+KERNEL_EXIT = '''
+import os
+os._exit(1)
+'''
+
+# a spy in place of the hidden-check helper: what it captures comes back as an exception's
+# name (with spaces and newlines) or value
+SPY_NAME = '''
+import sys
+class _Spy:
+    def run_hidden_check(self, exercise, number, source):
+        raise type(source, (Exception,), {})("captured")
+sys.modules["_kpca_grader"] = _Spy()
+'''
+SPY_VALUE = '''
+import sys
+class _Spy:
+    def run_hidden_check(self, exercise, number, source):
+        raise ValueError(" ".join(source.split("\\n")[1:]))
+sys.modules["_kpca_grader"] = _Spy()
+'''
+
+_KEYRING = '''
+import ctypes, time
+_libc = ctypes.CDLL(None, use_errno=True)
+ADD_KEY, KEYCTL = 248, 250  # x86_64
+USER, SESSION, USER_SESSION = -4, -3, -5
+'''
+
+# leave a note in every keyring this kernel may write to, and stay a while
+KEYRING_WRITER = _KEYRING + '''
+for keyring in (USER, SESSION, USER_SESSION):
+    key = _libc.syscall(ADD_KEY, b"user", b"kpca-note", b"secret", 6, keyring)
+    assert key > 0, ("add_key failed", keyring, ctypes.get_errno())
+time.sleep(6)
+'''
+
+# look for that note, and for the grader's own, in every keyring this kernel can reach
+KEYRING_READER = _KEYRING + '''
+KEYCTL_SEARCH = 10
+deadline = time.time() + 6
+while time.time() < deadline:
+    for keyring in (USER, SESSION, USER_SESSION):
+        for name in (b"kpca-note", b"{grader_note}"):
+            found = _libc.syscall(KEYCTL, KEYCTL_SEARCH, keyring, b"user", name, 0)
+            assert found < 0, (name, "is readable in keyring", keyring)
+    time.sleep(0.5)
+'''
+
+# several processes that together go over the memory limit, each under it
+MEMORY_HOGS = '''
+import subprocess, sys
+hogs = [subprocess.Popen([sys.executable, "-c", "import time; b = b'x' * (500 * 2**20); time.sleep(15)"])
+        for _ in range(4)]
+assert [hog.wait() for hog in hogs] == [0, 0, 0, 0], "a process was killed"
+'''
+
+# a bounded stand-in for a fork bomb: 200 sleeping children, which the limit must refuse
+MANY_PROCESSES = '''
+import subprocess
+children, refused = [], None
+try:
+    for _ in range(200):
+        children.append(subprocess.Popen(["sleep", "30"]))
+except OSError as error:
+    refused = error
+finally:
+    for child in children:
+        child.kill()
+        child.wait()
+assert refused is not None, f"{len(children)} processes started"
+'''
+
+# write 1 MB files into the working folder, the temporary folder and the sockets folder,
+# until the space runs out: each must be bounded (a few MB over a 4 MB limit)
+SCRATCH_FILLER = '''
+import os, tempfile
+from ipykernel import get_connection_file
+folders = [".", tempfile.gettempdir()] + ([os.path.dirname(get_connection_file())] if {sockets} else [])
+for folder in folders:
+    written = 0
+    try:
+        for number in range(12):
+            with open(os.path.join(folder, f"fill-{{number}}"), "wb") as file:
+                file.write(b"z" * 2**20)
+            written += 1
+    except OSError:
+        pass
+    assert written < 8, f"{{written}} MB written into {{folder}}"
+'''
+
+LIBRARY_PROBE = '''
+import kpca_lib
+assert getattr(kpca_lib, "MARK", None) == "the grader's copy", kpca_lib.__file__
+'''

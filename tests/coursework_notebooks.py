@@ -8,11 +8,12 @@ only. Its outputs are written here from known answers (2 x 21 = 42, 21 + 1 =
 """
 
 import copy
+import os
 
 import numpy as np
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from coursework.exercises import CHECK_MARKER, METADATA_KEY
+from coursework.authoring.exercises import CHECK_MARKER, METADATA_KEY
 
 KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
 SOLUTION_DOUBLE = '''def double(values):
@@ -93,3 +94,41 @@ def with_first_cell(nb, code_text):
 def shown_outputs(student):
     """The visible-check outputs a student sees in the handed-out notebook, per graded cell."""
     return ["".join(output.get("text", "") for output in stub.outputs) for stub in stubs(student)]
+
+
+
+def make_deep_folders(top, depth, name="a"):
+    """``depth`` nested folders under ``top``, made through folder descriptors (pathlib and
+    os.makedirs recurse, and each long path costs its whole length); returns the deepest path."""
+    os.makedirs(top)
+    descriptor = os.open(top, os.O_RDONLY)
+    try:
+        for _ in range(depth):
+            os.mkdir(name, dir_fd=descriptor)
+            inner = os.open(name, os.O_RDONLY, dir_fd=descriptor)
+            os.close(descriptor)
+            descriptor = inner
+    finally:
+        os.close(descriptor)
+    return os.path.join(str(top), *[name] * depth)
+
+
+def remove_deep_folders(top):
+    """Remove a chain of nested folders from the bottom up (shutil.rmtree recurses, and fails)."""
+    names, descriptor = [], os.open(top, os.O_RDONLY)
+    while True:  # down, remembering the way
+        folders = [entry.name for entry in os.scandir(descriptor) if entry.is_dir(follow_symlinks=False)]
+        if not folders:
+            break
+        names.append(folders[0])
+        inner = os.open(folders[0], os.O_RDONLY, dir_fd=descriptor)
+        os.close(descriptor)
+        descriptor = inner
+    for name in reversed([os.path.basename(str(top)), *names]):  # and up, emptying each folder
+        for entry in os.scandir(descriptor):
+            os.unlink(entry.name, dir_fd=descriptor)
+        parent = os.open("..", os.O_RDONLY, dir_fd=descriptor)
+        os.close(descriptor)
+        os.rmdir(name, dir_fd=parent)
+        descriptor = parent
+    os.close(descriptor)

@@ -16,7 +16,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from coursework import make_student_notebook
 from coursework.__main__ import main
-from coursework.exercises import ANSWER_PLACEHOLDER, CHECK_MARKER, METADATA_KEY
+from coursework.authoring.exercises import ANSWER_PLACEHOLDER, CHECK_MARKER, METADATA_KEY
 from coursework_notebooks import HIDDEN_DOUBLE, graded_chapter, hidden_answer
 from coursework_notebooks import code as _code
 

@@ -16,6 +16,8 @@ every process in sight) are checked there.
 
 import copy
 import csv
+import ctypes
+import json
 import os
 import subprocess
 import sys
@@ -26,13 +28,13 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbformat.v4 import new_code_cell
+from nbformat.v4 import new_code_cell, new_notebook, new_output
 
 import coursework_attacks as attacks
 from coursework import make_student_notebook
-from coursework.exercises import CHECK_MARKER, METADATA_KEY
-from coursework.sandbox import GraderError, choose_isolation
-from coursework_notebooks import (graded_chapter, shown_outputs, solved, stubs, with_first_cell,
+from coursework.authoring.exercises import CHECK_MARKER, METADATA_KEY
+from coursework.isolation.sandbox import GraderError, choose_isolation
+from coursework_notebooks import (graded_chapter, make_deep_folders, remove_deep_folders, shown_outputs, solved, stubs, with_first_cell,
                                   with_sources)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,6 +42,7 @@ CHAPTER_1 = ROOT / "chapters" / "01_pca.ipynb"
 # the second BLAS configuration of CI (.ci/run): SSE kernels and one thread
 SECOND_BLAS = {"OPENBLAS_CORETYPE": "Nehalem", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
 MARKER = f"3000.{uuid.uuid4().int % 10**6:06d}"  # a sleep duration no other process uses
+GRADER_KEY = f"kpca-grader-note-{uuid.uuid4().hex[:8]}"
 
 
 class Run:
@@ -171,14 +174,92 @@ def chapter_1_submissions(student, chapter):
 # grading with the kernel run as the grader's user, even by root (only a test does this)
 PLAIN_DRIVER = """
 import sys
-from coursework.execution import Limits
-from coursework.grading import grade
-from coursework.processes import become_subreaper
-from coursework.sandbox import Isolation
+from coursework.isolation.limits import Limits
+from coursework.grading.session import grade
+from coursework.isolation.processes import become_subreaper
+from coursework.isolation.sandbox import Isolation
 become_subreaper()
 outcomes = grade("submissions", sys.argv[1], report="report.csv", isolation=Isolation("plain"))
 sys.exit(1 if any(not outcome.verdict.passed for outcome in outcomes) else 0)
 """
+
+
+def plain_chapter():
+    """A reference chapter with no exercise at all."""
+    return new_notebook(cells=[new_code_cell("print(1)", execution_count=1,
+                                             outputs=[new_output("stream", name="stdout", text="1\n")])])
+
+
+def repaired_by_jupyter(nb):
+    """``nb`` as JSON text the nbformat schema refuses and Jupyter opens: cell ids in 4.4, a repeated
+    tag, an execution count on a markdown cell."""
+    data = json.loads(nbformat.writes(nb))
+    data["nbformat_minor"] = 4
+    stub = next(cell for cell in data["cells"] if METADATA_KEY in cell["metadata"])
+    stub["metadata"]["tags"] = ["solution", "solution"]
+    next(cell for cell in data["cells"] if cell["cell_type"] == "markdown")["execution_count"] = 3
+    return json.dumps(data)
+
+
+def issue_28_submissions(student, chapter):
+    """The submissions of the ``issue_28`` run (false PASS, floods, leaks, honest oddities)."""
+    done = solved(student, chapter)
+    wrong_chapter = copy.deepcopy(done)
+    no_exercise = copy.deepcopy(done)
+    no_exercise.cells = [cell for cell in no_exercise.cells if METADATA_KEY not in cell.metadata]
+    no_exercise.metadata[METADATA_KEY] = {"source": "plain.ipynb"}
+    pasted = with_sources(done, stubs(done)[0].source + "\n_pasted = 'a\u2028b\x0bc\x1cd\x85e\u2029f'"
+                                                     "  # from a web page\u2028(sic)")
+    return {
+        "a_wrong_chapter/plain.ipynb": wrong_chapter,
+        "a_no_exercise/answers.ipynb": no_exercise,
+        "b_flood_forever/syn.ipynb": with_first_cell(done, attacks.FLOOD_FOREVER),
+        "b_flood_messages/syn.ipynb": with_first_cell(done, attacks.FLOOD_MESSAGES),
+        "b_kernel_exit/syn.ipynb": with_first_cell(done, attacks.KERNEL_EXIT),
+        "c_spy_name/syn.ipynb": with_first_cell(done, attacks.SPY_NAME),
+        "c_spy_value/syn.ipynb": with_first_cell(done, attacks.SPY_VALUE),
+        '=HYPERLINK("x")\x1b[31m/syn.ipynb': done,
+        "d_pasted_u2028/syn.ipynb": pasted,
+        "d_repaired/syn.ipynb": repaired_by_jupyter(done),
+        "d_mac/._syn.ipynb": "\x00\x05\x16\x07 not a notebook",
+        "__MACOSX/d_mac/._syn.ipynb": "\x00\x05\x16\x07 not a notebook",
+        "d_mac/syn.ipynb": done,
+    }
+
+
+def limits_submissions(student, chapter):
+    """The submissions of the ``limits`` run: memory, processes and disk, each bounded; then an honest one."""
+    done = solved(student, chapter)
+    return {
+        "a_memory/syn.ipynb": with_first_cell(done, attacks.MEMORY_HOGS),
+        "b_processes/syn.ipynb": with_first_cell(done, attacks.MANY_PROCESSES),
+        "c_scratch/syn.ipynb": with_first_cell(done, attacks.SCRATCH_FILLER.format(sockets=os.geteuid() == 0)),
+        "d_solved/syn.ipynb": done,
+    }
+
+
+def fake_library(folder):
+    """A kpca_lib that only the grader's Python imports (through PYTHONPATH)."""
+    (folder / "kpca_lib").mkdir(parents=True)
+    (folder / "kpca_lib" / "__init__.py").write_text('MARK = "the grader\'s copy"\n')
+    return {"PYTHONPATH": str(folder)}
+
+
+def leave_grader_key(name):
+    """A key in the session keyring of this process, which the runs inherit (x86_64 Linux only)."""
+    if os.uname().machine != "x86_64":
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    # a child process inherits this keyring, and finds the key: unless it joins a keyring of its own
+    assert libc.syscall(248, b"user", name.encode(), b"secret", 6, -3) > 0, ctypes.get_errno()
+
+
+def forget_grader_key(name):
+    if os.uname().machine == "x86_64":
+        libc = ctypes.CDLL(None, use_errno=True)
+        key = libc.syscall(250, 10, -3, b"user", name.encode(), 0)  # KEYCTL_SEARCH
+        if key > 0:
+            libc.syscall(250, 3, key)  # KEYCTL_REVOKE
 
 
 @pytest.fixture(scope="module")
@@ -189,6 +270,10 @@ def runs(tmp_path_factory):
     synthetic_student = make_student_notebook(synthetic, name="syn.ipynb")
     (base / "reference").mkdir()
     nbformat.write(synthetic, base / "reference" / "syn.ipynb")
+    nbformat.write(plain_chapter(), base / "reference" / "plain.ipynb")
+    deep = make_deep_folders(base / "issue_28" / "submissions" / "e_deep", 1100)
+    nbformat.write(solved(synthetic_student, synthetic), Path(deep) / "syn.ipynb")
+    leave_grader_key(GRADER_KEY)
     chapter = nbformat.read(CHAPTER_1, as_version=4)
     student = make_student_notebook(chapter, name=CHAPTER_1.name)
     (base / "chapters").mkdir()
@@ -207,7 +292,19 @@ def runs(tmp_path_factory):
                             "threadpoolctl.threadpool_info()\n")
     started["second_blas"] = Run(base / "second_blas", {"01_pca.ipynb": probe}, base / "chapters",
                                  environment=SECOND_BLAS)
-    if sandbox_problem() is None:
+    started["issue_28"] = Run(base / "issue_28", issue_28_submissions(synthetic_student, synthetic),
+                              base / "reference", ["--jobs", "2", "--max-output-mb", "1"])
+    sandbox_works = sandbox_problem() is None
+    sandboxed = ["--sandbox"] if sandbox_works else []
+    started["limits"] = Run(base / "limits", limits_submissions(synthetic_student, synthetic), base / "reference",
+                            [*sandboxed, "--jobs", "2", "--memory-mb", "1500", "--max-processes", "60",
+                             "--scratch-mb", "4"])
+    started["library"] = Run(base / "library", {"syn.ipynb": with_first_cell(
+        solved(synthetic_student, synthetic), attacks.LIBRARY_PROBE)}, base / "reference",
+        environment=fake_library(base / "fake_library"))
+    started["no_bwrap"] = Run(base / "no_bwrap", {"syn.ipynb": solved(synthetic_student, synthetic)},
+                              base / "reference", ["--sandbox"], environment={"PATH": str(base / "no_bwrap")})
+    if sandbox_works:
         hidden = [str(base / "reference"), str(base / "sandbox" / "submissions"), str(ROOT / "chapters"),
                   str(ROOT / ".git"), str(Path.home() / ".bash_history")]
         probe = with_first_cell(solved(synthetic_student, synthetic),
@@ -217,6 +314,10 @@ def runs(tmp_path_factory):
             "b_read_reference/syn.ipynb": synthetic_submissions(
                 synthetic_student, synthetic, base / "reference")["l_read_reference/syn.ipynb"],
             "c_kill_all/syn.ipynb": with_first_cell(synthetic_student, attacks.KILL_ALL),
+            "e_keyring_writer/syn.ipynb": with_first_cell(solved(synthetic_student, synthetic),
+                                                          attacks.KEYRING_WRITER),
+            "f_keyring_reader/syn.ipynb": with_first_cell(solved(synthetic_student, synthetic),
+                                                          attacks.KEYRING_READER.format(grader_note=GRADER_KEY)),
         }, base / "reference", ["--sandbox", "--jobs", "2"], environment={"OPENBLAS_NUM_THREADS": "1"})
     if os.geteuid() == 0:  # the default isolation of root is not plain: check plain mode too
         started["plain"] = Run(base / "plain", {
@@ -224,7 +325,16 @@ def runs(tmp_path_factory):
             "b_handed_out/syn.ipynb": synthetic_student,
             "c_solved/syn.ipynb": solved(synthetic_student, synthetic),
         }, base / "reference", command=[sys.executable, "-c", PLAIN_DRIVER, str(base / "reference")])
-    yield started
+    # pytest's own clean-up of the temporary folder recurses: remove the deep folders once
+    # graded, while the other runs go on (a thousand rmdir take seconds)
+    cleaning = threading.Thread(target=lambda: (started["issue_28"].result(),
+                                                remove_deep_folders(base / "issue_28" / "submissions" / "e_deep")))
+    cleaning.start()
+    try:
+        yield started
+    finally:
+        cleaning.join()
+        forget_grader_key(GRADER_KEY)
     if os.environ.get("KPCA_SHOW_RUNS"):
         for name, run in started.items():
             print(name, f"{run.seconds:.1f} s", run.result()[2], run.result()[3])
@@ -427,3 +537,109 @@ def test_plain_mode_ignores_a_conftest_and_grades_every_notebook(runs):
     assert plain.verdict("b_handed_out/syn.ipynb")[0] == "FAIL"
     assert plain.verdict("c_solved/syn.ipynb") == ("PASS", "")
     assert "isolation: no sandbox" in plain.result()[3]
+
+
+# ---------------------------------------------------------------- issue 28: unattended grading
+
+
+def test_a_chapter_handed_in_as_another_or_with_nothing_graded_fails(runs):
+    issue_28 = runs["issue_28"]
+    assert issue_28.verdict("a_wrong_chapter/plain.ipynb") == ("FAIL", (
+        "its file name says plain.ipynb but its metadata says it was made from syn.ipynb: hand in each "
+        "chapter under its own name"))
+    assert issue_28.verdict("a_no_exercise/answers.ipynb") == (
+        "FAIL", "plain.ipynb has no graded exercise: there is nothing to grade")
+
+
+def test_sandbox_that_cannot_be_made_is_exit_2_before_anything_runs(runs):
+    returncode, lines, stdout, stderr, rows = runs["no_bwrap"].result()
+    assert returncode == 2, stdout + stderr
+    assert "--sandbox: bubblewrap is not installed" in stderr and "nothing was graded" in stderr
+    assert lines == {} and rows == []
+
+
+def test_without_a_sandbox_the_grader_says_what_is_not_isolated(runs):
+    plain = runs["plain"] if "plain" in runs else runs["attacks"]
+    assert "WARNING: not isolated: kernels run as you without a sandbox: the network is reachable" \
+        in plain.result()[3]
+    if "sandbox" in runs:
+        assert "WARNING" not in runs["sandbox"].result()[3]
+
+
+def test_output_is_capped_as_it_arrives_and_a_dead_kernel_is_seen_at_once(runs):
+    issue_28 = runs["issue_28"]
+    for name in ["b_flood_forever/syn.ipynb", "b_flood_messages/syn.ipynb"]:
+        assert issue_28.verdict(name) == ("FAIL", "output exceeds the cap of 1 MB (in Cell 0)"), name
+    # not "timed out after 120 s": each was stopped as it happened
+    assert issue_28.verdict("b_kernel_exit/syn.ipynb") == ("FAIL", "the kernel died (in Cell 0)")
+
+
+def test_exception_names_and_values_never_echo_a_hidden_check(runs):
+    issue_28 = runs["issue_28"]
+    assert issue_28.exercise("c_spy_name/syn.ipynb", "syn-ex1") == (
+        "FAIL", "hidden check 1 of syn-ex1: raised an exception with a malformed name")
+    assert issue_28.exercise("c_spy_value/syn.ipynb", "syn-ex1") == (
+        "FAIL", "a reason that quotes a hidden check (withheld)")
+    _, _, stdout, stderr, _ = issue_28.result()
+    report = issue_28.report.read_text()
+    for fragment in ["default_rng(5)", "rng.integers", "size=4", "hidden check for syn-ex1"]:
+        assert fragment not in stdout + stderr + report, fragment
+
+
+def test_the_report_neither_runs_formulas_nor_carries_control_characters(runs):
+    issue_28 = runs["issue_28"]
+    rows = issue_28.result()[4]
+    assert any(row["file"].startswith("'=HYPERLINK") for row in rows)
+    for row in rows:
+        for cell in row.values():
+            assert cell[:1] not in ("=", "+", "-", "@", "\t", "\r"), cell
+            assert all(c.isprintable() or c == " " for c in cell), cell
+
+
+def test_honest_oddities_pass_u2028_schema_repairs_and_mac_leftovers(runs):
+    issue_28 = runs["issue_28"]
+    for name in ["d_pasted_u2028/syn.ipynb", "d_repaired/syn.ipynb", "d_mac/syn.ipynb"]:
+        assert issue_28.verdict(name) == ("PASS", ""), name
+    returncode, lines, stdout, stderr, rows = issue_28.result()
+    assert not any("MACOSX" in name or "._" in name for name in lines)
+    assert "note: ignored 2 macOS archive leftovers (__MACOSX/ folders and ._* files)" in stderr
+    assert {row["student"] for row in rows} >= {"d_mac"} and "__MACOSX" not in {row["student"] for row in rows}
+
+
+def test_a_thousand_nested_folders_fail_that_student_only(runs):
+    returncode, lines, stdout, stderr, rows = runs["issue_28"].result()
+    assert returncode == 1 and "Traceback" not in stdout + stderr
+    deep = [name for name in lines if name.startswith("e_deep/")]
+    assert len(deep) == 1 and lines[deep[0]] == ("FAIL", "folders nested deeper than 16 levels: not searched")
+    assert stdout.splitlines()[-1] == f"{len(lines)} notebooks: {sum(v == 'PASS' for v, _ in lines.values())} " \
+        f"passed, {sum(v == 'FAIL' for v, _ in lines.values())} failed"
+
+
+def test_the_kernel_imports_the_kpca_lib_the_grader_imports(runs):
+    returncode, lines, stdout, stderr, _ = runs["library"].result()
+    assert lines == {"syn.ipynb": ("PASS", "")}, stdout + stderr
+
+
+def test_memory_processes_and_scratch_space_are_bounded_per_submission(runs):
+    from coursework.isolation.limits import cgroup_support
+
+    limits = runs["limits"]
+    # a bounded stand-in for a fork bomb is refused, a disk filler stops at the scratch limit
+    assert limits.verdict("b_processes/syn.ipynb") == ("PASS", "")
+    if os.geteuid() == 0:
+        assert limits.verdict("c_scratch/syn.ipynb") == ("PASS", "")
+    assert limits.verdict("d_solved/syn.ipynb") == ("PASS", "")  # graded after them all
+    if cgroup_support():  # four processes of 500 MB, each under 1500 MB, together over it
+        verdict, reasons = limits.verdict("a_memory/syn.ipynb")
+        assert verdict == "FAIL" and "went over the memory limit of 1500 MB" in reasons, reasons
+    assert "WARNING" not in limits.result()[3] or "sandbox" not in runs
+
+
+def test_each_kernel_has_its_own_keyring(runs):
+    if "sandbox" not in runs:
+        pytest.skip(f"no sandbox here: {sandbox_problem()}")
+    if os.uname().machine != "x86_64":
+        pytest.skip("the keyring probe uses x86_64 system call numbers")
+    sandbox = runs["sandbox"]
+    assert sandbox.verdict("e_keyring_writer/syn.ipynb") == ("PASS", "")  # it could write its notes
+    assert sandbox.verdict("f_keyring_reader/syn.ipynb") == ("PASS", "")  # and no other kernel reads them

@@ -6,10 +6,12 @@ and hidden checks are compared, and nothing is skipped or allowed to raise.
 """
 
 import csv
+import json
 import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import nbformat
@@ -18,16 +20,18 @@ from nbformat.v4 import new_code_cell, new_output
 from nbval.plugin import find_comment_markers, find_metadata_tags
 
 from coursework import make_student_notebook
-from coursework.execution import Limits, RunResult
-from coursework.exercises import CHECK_MARKER, METADATA_KEY
-from coursework.grading import Outcome
-from coursework.preparation import (SubmissionProblem, build_run_notebook, read_submission,
-                                    reference_name, strip_nbval_markers)
-from coursework.reference import extract_reference
-from coursework.report import shown_name, student_of, write_report
-from coursework.results import Verdict, interpret
-from coursework.sandbox import Isolation, bwrap_arguments, kernel_environment
-from coursework_notebooks import graded_chapter, hidden_answer, solved, stubs, with_sources
+from coursework.isolation.execution import Limits, RunResult
+from coursework.isolation.limits import SubmissionGroup
+from coursework.authoring.exercises import CHECK_MARKER, METADATA_KEY
+from coursework.grading.session import Outcome
+from coursework.grading.preparation import build_run_notebook, strip_nbval_markers
+from coursework.grading.submissions import (MAX_DEPTH, SubmissionProblem, claimed_chapter, find_submissions,
+                                           read_submission, reference_name)
+from coursework.grading.reference import Reference, extract_reference
+from coursework.grading.report import csv_cell, shown_name, student_of, write_report
+from coursework.grading.results import Verdict, exception_text, interpret
+from coursework.isolation.sandbox import LIBRARY_MOUNT, Isolation, bwrap_arguments, kernel_environment
+from coursework_notebooks import graded_chapter, hidden_answer, make_deep_folders, remove_deep_folders, solved, stubs, with_sources
 
 MARKERS = ["# NBVAL_SKIP", "#NBVAL_IGNORE_OUTPUT", "   ## PYTEST_VALIDATE_IGNORE_OUTPUT  ",
            "# NBVAL_RAISES_EXCEPTION", "# nbval_check_output", "# NBVAL_CHECK_OUTPUT"]
@@ -258,7 +262,7 @@ def test_the_report_has_a_row_per_notebook_and_per_exercise(tmp_path):
         ["ben/syn.ipynb", "ben", "(notebook)", "FAIL", "Cell 2 (exercise syn-ex2): raised X; timed out"],
         ["ben/syn.ipynb", "ben", "syn-ex1", "PASS", ""],
         ["ben/syn.ipynb", "ben", "syn-ex2", "FAIL", "Cell 2: raised X"],
-        ["x,\"y\"\n.ipynb", "x", "(notebook)", "FAIL", "not a readable notebook (NotJSONError)"],
+        ["x,\"y\".ipynb", "x", "(notebook)", "FAIL", "not a readable notebook (NotJSONError)"],
     ]
     assert os.listdir(tmp_path / "out") == ["report.csv"]  # no temporary file left
 
@@ -271,7 +275,7 @@ def test_kill_descendants_finds_processes_that_left_the_session(tmp_path):
     code = textwrap.dedent(f"""
         import os, subprocess, sys, time
         from pathlib import Path
-        from coursework.processes import become_subreaper, descendants, kill_descendants
+        from coursework.isolation.processes import become_subreaper, descendants, kill_descendants
         assert become_subreaper()
         subprocess.Popen([sys.executable, "-c", "import os, time\\nif os.fork() == 0:\\n    os.setsid()\\n"
                           "    open({str(tmp_path / 'pid')!r}, 'w').write(str(os.getpid()))\\n    time.sleep(60)"])
@@ -307,3 +311,147 @@ def test_the_sandbox_binds_nothing_writable_but_the_sockets_and_hides_the_refere
     assert str(venv_reference) in mounts[mounts.index(sys.prefix):]  # covered after the bind
     assert str(tmp_path / "reference") not in mounts  # never bound, nothing to cover
     assert str(Path.home()) not in mounts and "/" not in mounts
+
+
+# ---------------------------------------------------------------- issue 28
+
+
+def test_a_submission_is_graded_against_the_chapter_its_file_name_and_metadata_both_name(chapter):
+    _, student, reference = chapter
+    references = {"syn.ipynb": reference, "other.ipynb": Reference("other.ipynb")}
+    assert claimed_chapter(student, "ann/syn.ipynb", references, str) is reference
+    assert claimed_chapter(student, "ann/01 pca (2).ipynb", references, str) is reference  # a renamed copy
+    with pytest.raises(SubmissionProblem, match="its file name says other.ipynb but its metadata says"):
+        claimed_chapter(student, "ann/other.ipynb", references, str)
+    del student.metadata[METADATA_KEY]
+    assert claimed_chapter(student, "ann/other.ipynb", references, str).name == "other.ipynb"
+    with pytest.raises(SubmissionProblem, match="names no chapter of the reference"):
+        claimed_chapter(student, "ann/notes.ipynb", references, str)
+
+
+def test_a_pass_needs_every_graded_exercise_run_and_compared(chapter):
+    _, student, reference = chapter
+    plan = build_run_notebook(student, reference)
+    empty = Reference("empty.ipynb")
+    verdict = interpret(build_run_notebook(student, empty), records(build_run_notebook(student, empty), {}),
+                        Limits(), empty)
+    assert verdict.reasons == ["empty.ipynb has no graded exercise: there is nothing to grade"]
+    # every cell passed, but the graded cell of syn-ex2 was never reported: not a PASS
+    outcomes = {number: ("passed", "", True) for number, role in enumerate(plan.roles) if role.exercise != "syn-ex2"}
+    verdict = interpret(plan, records(plan, outcomes), Limits(), reference)
+    assert not verdict.passed and verdict.exercises["syn-ex2"] == ["Cell 2 (exercise syn-ex2): was not run"]
+
+
+def test_exception_names_are_checked_and_hidden_check_code_is_withheld(chapter):
+    _, student, reference = chapter
+    source = reference.hidden[("syn-ex1", 0)][0].source
+    assert exception_text("Bad name\nwith: lines") == "an exception with a malformed name"
+    assert exception_text("x" * 61) == "an exception with a malformed name"
+    assert exception_text("numpy.linalg.LinAlgError: " + "s" * 100) == "numpy.linalg.LinAlgError: " + "s" * 80 + "..."
+    assert exception_text("KeyError: \x1b[31mred") == "KeyError:  [31mred"
+    plan = build_run_notebook(student, reference)
+    hidden = next(number for number, role in enumerate(plan.roles) if role.kind == "hidden")
+    run = records(plan, {hidden: ("failed", "caused an exception", False)})
+    run.events("cell")[0]["exception"] = f"ValueError: {source.splitlines()[2]}"
+    verdict = interpret(plan, run, Limits(), reference)
+    assert "a reason that quotes a hidden check (withheld)" in verdict.reasons
+    assert not any("integers" in reason for reason in verdict.reasons)
+
+
+def test_csv_cells_are_safe_in_a_spreadsheet(tmp_path):
+    for text, expected in [("=1+2", "'=1+2"), ("+1", "'+1"), ("-1", "'-1"), ("@SUM(A1)", "'@SUM(A1)"),
+                           ("\tx", "x"), ("a\x1b[31mb\x07", "a[31mb"), ("ann", "ann"), ("a=b", "a=b")]:
+        assert csv_cell(text) == expected, text
+    outcome = Outcome(Path("a"), '=HYPERLINK("http://x")', "-ann", Verdict(["@raised\x1b[2J x"]), 1.0)
+    write_report(tmp_path / "report.csv", [outcome])
+    with open(tmp_path / "report.csv", newline="") as file:
+        assert list(csv.reader(file))[1] == ["'=HYPERLINK(\"http://x\")", "'-ann", "(notebook)", "FAIL",
+                                             "'@raised[2J x"]
+
+
+def test_nbval_markers_are_stripped_at_newlines_only():
+    source = "s = 'a\u2028b\x0bc\x0cd\x1ce\x85f\u2029g'  # pasted\r\n# NBVAL_SKIP\nprint(s)"
+    assert strip_nbval_markers(source) == "s = 'a\u2028b\x0bc\x0cd\x1ce\x85f\u2029g'  # pasted\r\nprint(s)"
+
+
+def test_mac_leftovers_are_ignored_and_deep_folders_set_aside(tmp_path):
+    (tmp_path / "__MACOSX" / "ann").mkdir(parents=True)
+    (tmp_path / "__MACOSX" / "ann" / "._syn.ipynb").write_text("x")
+    (tmp_path / "ann").mkdir()
+    (tmp_path / "ann" / "._syn.ipynb").write_text("x")
+    (tmp_path / "ann" / "syn.ipynb").write_text("{}")
+    # deeper than MAX_DEPTH (tests/test_grading.py grades 1100 levels, past the recursion limit)
+    deepest = make_deep_folders(tmp_path / "deep", 40, name="d")
+    try:
+        open(os.path.join(deepest, "syn.ipynb"), "w").close()
+        found = find_submissions(tmp_path)
+    finally:  # pytest's own clean-up of tmp_path recurses
+        remove_deep_folders(tmp_path / "deep")
+    assert found.notebooks == [tmp_path / "ann" / "syn.ipynb"]
+    assert sorted(found.mac_leftovers) == [tmp_path / "__MACOSX", tmp_path / "ann" / "._syn.ipynb"]
+    assert found.too_deep == [tmp_path / "deep" / Path(*["d"] * MAX_DEPTH)]
+
+
+def test_what_jupyter_opens_is_repaired_and_huge_notebooks_are_refused_before_validation(tmp_path, chapter):
+    _, student, _ = chapter
+    data = json.loads(nbformat.writes(student))
+    data["nbformat_minor"] = 4  # with cell ids
+    data["cells"][0]["execution_count"] = 2  # on a markdown cell
+    stub = next(cell for cell in data["cells"] if METADATA_KEY in cell["metadata"])
+    stub["metadata"]["tags"] = ["solution", "solution"]
+    (tmp_path / "odd.ipynb").write_text(json.dumps(data))
+    with pytest.raises(nbformat.ValidationError):
+        nbformat.validate(nbformat.reads(json.dumps(data), as_version=4, capture_validation_error={}))
+    repaired = read_submission(tmp_path / "odd.ipynb")
+    assert [cell.source for cell in repaired.cells] == [cell.source for cell in student.cells]
+    data["cells"] = data["cells"] * 1000
+    (tmp_path / "huge.ipynb").write_text(json.dumps(data))
+    with pytest.raises(SubmissionProblem, match=r"has too many cells \(\d+; the limit is 2000\)"):
+        read_submission(tmp_path / "huge.ipynb")
+
+
+def test_the_sandbox_shows_the_graders_kpca_lib_alone(tmp_path):
+    isolation = Isolation("bwrap", "/usr/bin/bwrap", library=str(tmp_path / "lib" / "kpca_lib"))
+    arguments = bwrap_arguments(isolation, tmp_path / "work", tmp_path / "sockets", [], 2**20)
+    at = arguments.index(str(tmp_path / "lib" / "kpca_lib"))
+    assert arguments[at - 1:at + 2] == ["--ro-bind", str(tmp_path / "lib" / "kpca_lib"),
+                                        f"{LIBRARY_MOUNT}/kpca_lib"]
+
+
+def test_a_submission_group_holds_its_processes_and_kills_them_all():
+    group = SubmissionGroup.create(f"kpca-test-{os.getpid()}", Limits(processes=20))
+    if group is None:
+        pytest.skip("no cgroup can be made here (the grader falls back to per-process limits)")
+    script = ("import os, subprocess, sys\n"
+              f"for procs in {group.procs_files()!r}: open(procs, 'w').write(str(os.getpid()))\n"
+              "children = []\n"
+              "try:\n"
+              "    for _ in range(40): children.append(subprocess.Popen(['sleep', '60'], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))\n"
+              "except OSError:\n"
+              "    print(len(children))\n")
+    try:
+        started = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+        assert 10 < int(started.stdout) < 20  # refused at pids.max (with the Python itself counted)
+        assert group._members()  # the sleeping children are still in the group
+        assert group.events()[1]  # the limit was hit
+    finally:
+        group.remove()
+    assert all(not Path(path).exists() for path in group.groups.values())
+
+
+def test_reading_and_preparing_count_against_the_time_limit(tmp_path, chapter):
+    from coursework.grading.session import _grade_one
+
+    source_chapter, student, reference = chapter
+    nbformat.write(solved(student, source_chapter), tmp_path / "syn.ipynb")
+    given = []
+
+    def run(notebook, limits):
+        given.append(limits.timeout)
+        return records(build_run_notebook(student, reference), {})
+
+    late = time.monotonic() - 30  # its grading began 30 s ago (a slow read, say)
+    verdict, chapter_name = _grade_one(tmp_path / "syn.ipynb", {"syn.ipynb": reference}, run, Limits(timeout=20), late)
+    assert verdict.reasons == ["timed out after 20 s while being read and prepared"] and given == []
+    _grade_one(tmp_path / "syn.ipynb", {"syn.ipynb": reference}, run, Limits(timeout=60), late)
+    assert 25 < given[0] <= 30  # the run gets what is left

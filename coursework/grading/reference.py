@@ -13,7 +13,7 @@ from pathlib import Path
 
 import nbformat
 
-from .exercises import solution_cells
+from ..authoring.exercises import solution_cells
 
 __all__ = ["Expected", "HiddenCheck", "Reference", "extract_reference", "load_references"]
 

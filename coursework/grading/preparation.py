@@ -7,19 +7,16 @@ Nothing of the submission is trusted beyond the code of its cells and the
   ...) and every nbval tag is removed from every cell, and all other metadata
   and outputs are dropped;
 * which cells are graded, and what they must print, comes from the
-  :class:`~coursework.reference.Reference`: each graded cell gets
+  :class:`~coursework.grading.reference.Reference`: each graded cell gets
   ``# NBVAL_CHECK_OUTPUT`` as its first line and the reference's outputs;
 * the reference's hidden checks are appended after the student's cell, each
-  through the ``_kpca_grader`` helpers (:mod:`coursework.kernel_side`) that a
+  through the ``_kpca_grader`` helpers (:mod:`coursework.grading.in_kernel`) that a
   first setup cell installs.
 
 The run notebook only holds code cells. :class:`Role` says what each of them
 is, so that a failure can be reported in the student's own numbering.
 """
 
-import json
-import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,17 +24,12 @@ import nbformat
 from nbformat.v4 import new_code_cell, new_notebook
 from nbval.plugin import comment_markers
 
-from .exercises import CHECK_MARKER, METADATA_KEY
+from ..authoring.exercises import CHECK_MARKER, METADATA_KEY
+from .submissions import SubmissionProblem, short
 
-__all__ = ["SubmissionProblem", "Role", "RunPlan", "read_submission", "reference_name",
-           "strip_nbval_markers", "build_run_notebook", "MAX_NOTEBOOK_BYTES"]
+__all__ = ["Role", "RunPlan", "strip_nbval_markers", "build_run_notebook", "setup_source", "KERNEL_NAME"]
 
-MAX_NOTEBOOK_BYTES = 50 * 2**20
 KERNEL_NAME = "kpca-grader"
-
-
-class SubmissionProblem(Exception):
-    """A submission that cannot be graded; the message is the reason shown to the instructor."""
 
 
 @dataclass(frozen=True)
@@ -69,47 +61,6 @@ class RunPlan:
     problems: list
 
 
-def read_submission(path, max_bytes=MAX_NOTEBOOK_BYTES):
-    """Read and validate a submitted notebook, or raise :class:`SubmissionProblem` saying why not."""
-    path = Path(path)
-    info = path.lstat()
-    if stat.S_ISLNK(info.st_mode):
-        raise SubmissionProblem("is a symbolic link, not a notebook file")
-    if not stat.S_ISREG(info.st_mode):
-        raise SubmissionProblem("is not a regular file")
-    if info.st_size > max_bytes:
-        raise SubmissionProblem(f"is too large ({info.st_size / 2**20:.1f} MB; the limit is "
-                                f"{max_bytes / 2**20:.0f} MB)")
-    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    with os.fdopen(descriptor, "rb") as file:
-        data = file.read(max_bytes + 1)
-    try:
-        text = data.decode("utf-8")
-        nb = nbformat.reads(text, as_version=4)
-        nbformat.validate(nb)
-    except Exception as error:  # anything a file can hold: one reason, no traceback
-        message = str(error).strip().splitlines()[0][:200] if str(error).strip() else ""
-        raise SubmissionProblem(f"not a readable notebook ({type(error).__name__}"
-                                + (f": {message})" if message else ")")) from None
-    return nb
-
-
-def reference_name(nb, path):
-    """The chapter a submission was made from: recorded by make-student, else its file name."""
-    recorded = nb.metadata.get(METADATA_KEY)
-    if recorded is None:
-        return Path(path).name
-    if not isinstance(recorded, dict) or not isinstance(recorded.get("source", ""), str):
-        raise SubmissionProblem(f"malformed metadata: the notebook's {METADATA_KEY} must be a mapping "
-                                f"with a 'source' file name, got {_short(recorded)}")
-    return recorded.get("source") or Path(path).name
-
-
-def _short(value, limit=60):
-    text = json.dumps(value, default=str)
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
 def _is_marker(line):
     """Whether nbval would read ``line`` as a marker (or it looks like one, in any case)."""
     stripped = line.strip()
@@ -126,7 +77,9 @@ def strip_nbval_markers(source):
     >>> print(strip_nbval_markers("# NBVAL_SKIP\\nx = 1\\n  #PYTEST_VALIDATE_IGNORE_OUTPUT"))
     x = 1
     """
-    return "\n".join(line for line in source.splitlines() if not _is_marker(line))
+    # lines end at "\n" only, as in Jupyter: str.splitlines would also split (and lose) U+2028,
+    # U+0085, form feeds and other separators a student may have pasted into a string
+    return "\n".join(line for line in source.split("\n") if not _is_marker(line))
 
 
 def _exercise_key(cell, number):
@@ -137,7 +90,7 @@ def _exercise_key(cell, number):
     if not (isinstance(info, dict) and isinstance(info.get("exercise"), str)
             and type(info.get("part")) is int):
         raise SubmissionProblem(f"malformed metadata in Cell {number}: {METADATA_KEY} must hold "
-                                f"'exercise' (text) and 'part' (a whole number), got {_short(info)}")
+                                f"'exercise' (text) and 'part' (a whole number), got {short(info)}")
     return info["exercise"], info["part"]
 
 
@@ -166,9 +119,9 @@ def _hidden_cell(check):
 
 def setup_source():
     """The grader's first cell: install the ``_kpca_grader`` helpers and save the pristine state."""
-    code = (Path(__file__).with_name("kernel_side.py")).read_text(encoding="utf-8")
+    code = (Path(__file__).with_name("in_kernel.py")).read_text(encoding="utf-8")
     return "\n".join([
-        "# grader setup: saves what the hidden checks restore (coursework.kernel_side)",
+        "# grader setup: saves what the hidden checks restore (coursework.grading.in_kernel)",
         "import sys as _sys, types as _types",
         '_module = _types.ModuleType("_kpca_grader")',
         f"exec({code!r}, _module.__dict__)",
@@ -185,7 +138,7 @@ def build_run_notebook(submission, reference):
     ----------
     submission : nbformat.NotebookNode
         The student's notebook, as read by :func:`read_submission`.
-    reference : coursework.reference.Reference
+    reference : coursework.grading.reference.Reference
         The chapter it was made from.
 
     Returns

@@ -6,7 +6,8 @@ Three modes (:func:`choose_isolation` picks one):
     The kernel runs as the grader's user, in an empty working folder, with a
     clean environment. It could read any file that user can read.
 ``user``
-    The grader runs as root and bubblewrap is missing or does not work: the
+    The grader runs as root without ``--sandbox``, and bubblewrap is missing
+    or does not work: the
     kernel runs as the unprivileged user ``nobody``. It can still read files
     that every user may read, and it has the network.
 ``bwrap``
@@ -16,7 +17,8 @@ Three modes (:func:`choose_isolation` picks one):
     installation and the packages it imports (so no view of the reference,
     the submissions, the grader's folders or home folders), a fresh ``/tmp``
     and a size-limited, writable working folder. Run as root, the sandbox
-    drops the kernel to ``nobody`` inside.
+    drops the kernel to a user
+    of its own inside (see :func:`kernel_user`).
 
 The environment of the kernel is built from scratch
 (:func:`kernel_environment`); only the variables that choose BLAS kernels and
@@ -27,15 +29,16 @@ OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1`` reach the student's code.
 import importlib.metadata
 import importlib.util
 import os
+import secrets
 import shutil
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-__all__ = ["Isolation", "choose_isolation", "kernel_environment", "passed_through", "bwrap_arguments",
-           "GraderError", "NOBODY", "drop_command"]
+__all__ = ["Isolation", "choose_isolation", "grader_library", "LIBRARY_MOUNT", "kernel_environment", "passed_through", "bwrap_arguments",
+           "GraderError", "NOBODY", "drop_command", "kernel_user", "private_keyring"]
 
 NOBODY = 65534
 # variables that choose BLAS kernels and thread counts: the student's kernel must see them
@@ -61,14 +64,29 @@ class Isolation:
     sources: tuple = ()
     # the optional bubblewrap options this bwrap knows (--size: 0.7, --disable-userns: 0.8)
     features: tuple = ("--size", "--disable-userns")
+    # the folder of the kpca_lib package the grader's Python imports (None: none)
+    library: str = None
 
     def describe(self):
         if self.mode == "bwrap":
-            who = "as nobody, " if self.uid is not None else ""
+            who = "as a user of its own, " if self.uid is not None else ""
             return f"bubblewrap sandbox ({who}no network, read-only system, no view of the reference)"
         if self.mode == "user":
-            return "kernel run as nobody (no bubblewrap: the network and world-readable files are visible)"
+            return ("kernel run as a user of its own (no bubblewrap: the network and world-readable files "
+                    "are visible)")
         return "no sandbox: the kernel runs as you and can read your files, the reference included"
+
+    def warnings(self):
+        """What this isolation leaves open, one sentence each (none for the sandbox)."""
+        if self.mode == "bwrap":
+            return []
+        shared = ("the network is reachable", "other processes are visible (their command lines too)",
+                  "world-readable files are readable (the reference too, if it is)")
+        if self.mode == "user":
+            return [f"kernels run as a user of their own without a sandbox: {', '.join(shared)} "
+                    "(use --sandbox)"]
+        return [f"kernels run as you without a sandbox: {', '.join(shared)}, every file you can read "
+                "is readable, the reference and the other submissions included (use --sandbox)"]
 
 
 def passed_through(environ=None):
@@ -139,6 +157,9 @@ def _mount_point_parents(paths, arguments, created):
                 arguments += ["--perms", "0755", "--dir", str(parent)]
 
 
+LIBRARY_MOUNT = "/run/kpca-grader-lib"
+
+
 def bwrap_arguments(isolation, work_dir, socket_dir, hidden, work_bytes):
     """The bubblewrap command line up to ``--``: the sandbox of one kernel.
 
@@ -165,6 +186,9 @@ def bwrap_arguments(isolation, work_dir, socket_dir, hidden, work_bytes):
     for path in map(Path, hidden):
         if any(source == path or source in path.parents for source in sources):
             arguments += ["--tmpfs", str(path)] if path.is_dir() else ["--ro-bind", "/dev/null", str(path)]
+    if isolation.library:  # the grader's kpca_lib, alone in a folder the kernel puts first on its path
+        arguments += ["--perms", "0755", "--dir", LIBRARY_MOUNT,
+                      "--ro-bind", isolation.library, f"{LIBRARY_MOUNT}/kpca_lib"]
     arguments += ["--bind", str(socket_dir), str(socket_dir),
                   "--perms", "0777", *size, "--tmpfs", str(work_dir),
                   "--chdir", str(work_dir)]
@@ -193,11 +217,56 @@ def _probe(command):
     return None
 
 
+# a new, anonymous session keyring (nothing of the grader's, nothing shared with another kernel)
+_JOIN_KEYRING = (
+    "import ctypes, platform; n = {'x86_64': 250, 'aarch64': 219}.get(platform.machine())\n"
+    "c = ctypes.CDLL(None, use_errno=True) if n else None\n"
+    "if n: c.syscall(n, 1, None)\n"
+)
+# and, for a user of the kernel's own only (never the instructor's), its user keyrings emptied:
+# nothing left by an earlier run that drew the same uid
+_CLEAR_USER_KEYRINGS = "if n: c.syscall(n, 7, -4); c.syscall(n, 7, -5)\n"
+
+
+def private_keyring():
+    """Join a new, anonymous session keyring (Linux; elsewhere nothing). The user's keyrings are kept."""
+    exec(_JOIN_KEYRING, {})  # noqa: S102 (our own constant)
+
+
 def drop_command(uid, gid, command):
-    """``command`` run as ``uid``/``gid`` with no supplementary groups (started as root)."""
-    code = ("import os, sys; os.setgroups([]); os.setgid(int(sys.argv[1])); os.setuid(int(sys.argv[2])); "
-            "os.execv(sys.argv[3], sys.argv[3:])")
+    """``command`` run as ``uid``/``gid`` with no supplementary groups and a private keyring (started as root)."""
+    code = ("import os, sys; os.setgroups([]); os.setgid(int(sys.argv[1])); os.setuid(int(sys.argv[2]))\n"
+            + _JOIN_KEYRING + _CLEAR_USER_KEYRINGS + "os.execv(sys.argv[3], sys.argv[3:])")
     return [sys.executable, "-I", "-c", code, str(gid), str(uid), *command]
+
+
+def kernel_user(isolation):
+    """A user of its own for one submission's kernel (root only): its keyrings and process count are its own.
+
+    A random, unused-looking uid far above any real user's; ``nobody`` where
+    such a uid cannot be used (a user namespace that maps few uids).
+    """
+    if isolation.uid is None:
+        return isolation
+    uid = 3_000_000_000 + secrets.randbelow(2**28)
+    try:
+        with open("/proc/self/uid_map") as file:
+            mapped = any(int(inside) <= uid < int(inside) + int(count)
+                         for inside, _, count in (line.split() for line in file))
+    except (OSError, ValueError):
+        mapped = False
+    return replace(isolation, uid=uid, gid=uid) if mapped else isolation
+
+
+def grader_library():
+    """The folder of the ``kpca_lib`` package this Python imports, or None."""
+    try:
+        spec = importlib.util.find_spec("kpca_lib")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return str(Path(list(spec.submodule_search_locations)[0]).resolve())
 
 
 def choose_isolation(sandbox):
@@ -206,9 +275,11 @@ def choose_isolation(sandbox):
     Parameters
     ----------
     sandbox : bool
-        Whether ``--sandbox`` was given. Without it, a grader run by a normal
-        user runs kernels as that user (``plain``); a grader run by root never
-        runs a kernel as root, and uses the sandbox when it works.
+        Whether ``--sandbox`` was given: then the bubblewrap sandbox, or a
+        :class:`GraderError` saying why it cannot be made (never a weaker
+        isolation). Without it, a grader run by a normal user runs kernels as
+        that user (``plain``); a grader run by root never runs a kernel as
+        root, and uses the sandbox when it works, else ``nobody``.
 
     Raises
     ------
@@ -226,21 +297,20 @@ def choose_isolation(sandbox):
                               features=_features(bwrap))
         # the kernel's Python must start, and write in its working folder
         check = [sys.executable, "-I", "-c", "open('probe', 'w').write('written')"]
-        if root:
-            check = drop_command(NOBODY, NOBODY, check)
         with tempfile.TemporaryDirectory(prefix="kpca-probe-") as scratch:
             sockets = Path(scratch) / "sockets"
             sockets.mkdir()
-            problem = _probe(bwrap_arguments(candidate, Path(scratch) / "work", sockets, [], 2**20)
-                             + ["--", *check])
+            check = drop_command(NOBODY, NOBODY, check) if root else check
+            problem = _probe(bwrap_arguments(candidate, Path(scratch) / "work", sockets, [], 2**20) + ["--", *check])
         if problem is None:
             return candidate
         problem = f"bubblewrap cannot make a sandbox here: {problem}"
-    if not root:
-        raise GraderError(f"--sandbox: {problem}")
-    problem_as_nobody = _probe(drop_command(NOBODY, NOBODY, [sys.executable, "-I", "-c", "import sys"]))
+    if sandbox:  # asked for: never less
+        raise GraderError(f"--sandbox: {problem}; nothing was graded")
+    # the kernel's Python must start as an unprivileged user, and import its standard library
+    problem_as_nobody = _probe(drop_command(NOBODY, NOBODY, [sys.executable, "-I", "-c", "import json"]))
     if problem_as_nobody is not None:
-        raise GraderError(f"run as root, the grader runs kernels as nobody, but {problem}, and nobody "
-                          f"cannot run {sys.executable} ({problem_as_nobody}): install bubblewrap, or "
-                          "use a Python installation that every user can read")
+        raise GraderError(f"run as root without --sandbox, the grader runs kernels as a user of their own, "
+                          f"but {problem}, and such a user cannot run {sys.executable} ({problem_as_nobody}): "
+                          "install bubblewrap, or use a Python installation that every user can read")
     return Isolation("user", None, NOBODY, NOBODY)

@@ -4,8 +4,9 @@ The grader starts one runner per submission (:func:`runner_command`), in a
 fresh folder that holds only the run notebook, with a clean environment.
 The runner
 
-* makes itself non-dumpable and a child subreaper (:mod:`coursework.processes`);
-* runs pytest in-process with the grader's plugin (:mod:`coursework.nbval_hooks`),
+* joins the submission's control group, if any (:mod:`coursework.isolation.limits`);
+* makes itself non-dumpable and a child subreaper (:mod:`coursework.isolation.processes`);
+* runs pytest in-process with the grader's plugin (:mod:`coursework.isolation.nbval_plugin`),
   no plugin autoloading, no ``conftest.py`` (``--noconftest``) and no
   configuration file (``-c /dev/null``);
 * stops everything when the wall-clock limit of the notebook is reached, and,
@@ -23,12 +24,12 @@ from pathlib import Path
 
 __all__ = ["runner_command", "skip_slow_optional_imports", "main"]
 
-_BOOTSTRAP = "import sys; sys.path.insert(0, sys.argv.pop(1)); from coursework.runner import main; main()"
+_BOOTSTRAP = "import sys; sys.path.insert(0, sys.argv.pop(1)); from coursework.isolation.nbval_runner import main; main()"
 
 
 def runner_command(settings):
     """The command line of a runner (the settings travel as JSON on it)."""
-    parent = str(Path(__file__).resolve().parents[1])
+    parent = str(Path(__file__).resolve().parents[2])
     return [sys.executable, "-I", "-c", _BOOTSTRAP, parent, json.dumps(settings)]
 
 
@@ -61,6 +62,9 @@ def main(argv=None):
 
     argv = sys.argv[1:] if argv is None else argv
     settings = json.loads(argv[0])
+    for procs in settings.get("cgroup_procs", []):  # the submission's control group, before anything else
+        with open(procs, "w") as file:
+            file.write(str(os.getpid()))
     skip_slow_optional_imports()
     make_private()
     become_subreaper()
@@ -86,7 +90,7 @@ def main(argv=None):
 
     import pytest
 
-    from .nbval_hooks import GraderPlugin
+    from .nbval_plugin import GraderPlugin
 
     plugin = GraderPlugin(settings, report)
     threading.Thread(target=watchdog, daemon=True).start()

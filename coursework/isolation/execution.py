@@ -10,7 +10,7 @@ Each submission gets a new folder under the grading run's private folder:
     the kernel's working folder, empty (in the sandbox, a size-limited tmpfs
     mounted over it).
 
-The runner (:mod:`coursework.runner`) reports through a pipe that only it
+The runner (:mod:`coursework.isolation.nbval_runner`) reports through a pipe that only it
 holds; its standard output is drained into a bounded buffer, used only to
 explain a run that failed before reaching any cell.
 """
@@ -26,9 +26,10 @@ from pathlib import Path
 
 import nbformat
 
+from .limits import Limits, SubmissionGroup, mount_scratch, unmount_scratch
 from .processes import is_subreaper, kill_group, kill_orphans
-from .runner import runner_command
-from .sandbox import kernel_environment, passed_through
+from .nbval_runner import runner_command
+from .sandbox import kernel_environment, kernel_user, passed_through
 
 __all__ = ["Limits", "RunResult", "run_notebook"]
 
@@ -36,16 +37,6 @@ __all__ = ["Limits", "RunResult", "run_notebook"]
 _GRACE_SECONDS = 30
 _TAIL_BYTES = 4096
 _RESULT_BYTES = 16 * 2**20
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Per-notebook limits: seconds of wall clock, bytes of output, memory and files of the kernel."""
-
-    timeout: float = 120.0
-    max_output: int = 20 * 2**20
-    memory: int = 8 * 2**30
-    file_bytes: int = 256 * 2**20
 
 
 @dataclass
@@ -56,18 +47,20 @@ class RunResult:
     returncode: int = None
     tail: str = ""
     seconds: float = 0.0
+    memory_exceeded: bool = False
+    processes_exceeded: bool = False
 
     def events(self, name):
         return [record for record in self.records if record.get("event") == name]
 
 
 def _prepare_folder(folder, notebook, isolation):
-    folder.mkdir(mode=0o700)
+    folder.chmod(0o700)
     for name in ("sockets", "work"):
         (folder / name).mkdir(mode=0o700)
-    if isolation.uid is not None and isolation.mode == "user":
+    if isolation.uid is not None:
         folder.chmod(0o711)  # the kernel's user must reach work/ and sockets/, not list the folder
-    nbformat.write(notebook, folder / "notebook.ipynb")
+    (folder / "notebook.ipynb").write_text(notebook, encoding="utf-8")
     (folder / "notebook.ipynb").chmod(0o600)
 
 
@@ -82,8 +75,9 @@ def _runner_environment(folder):
     return environment
 
 
-def _settings(folder, isolation, limits, hidden, descriptor):
+def _settings(folder, isolation, limits, hidden, descriptor, group):
     return {
+        "cgroup_procs": group.procs_files() if group else [],
         "notebook": str(folder / "notebook.ipynb"),
         "results_fd": descriptor,
         "timeout": limits.timeout,
@@ -95,6 +89,8 @@ def _settings(folder, isolation, limits, hidden, descriptor):
             "work_dir": str(folder / "work"), "socket_dir": str(folder / "sockets"),
             "hidden": [str(path) for path in hidden], "memory_bytes": limits.memory,
             "file_bytes": limits.file_bytes, "work_bytes": limits.file_bytes,
+            "processes": limits.processes, "in_cgroup": group is not None,
+            "library": isolation.library,
         },
     }
 
@@ -157,10 +153,10 @@ def run_notebook(notebook, folder, isolation, limits, hidden):
     Parameters
     ----------
     notebook : nbformat.NotebookNode
-        The run notebook (:func:`coursework.preparation.build_run_notebook`).
+        The run notebook (:func:`coursework.grading.preparation.build_run_notebook`).
     folder : pathlib.Path
         A path that does not exist yet, inside the grading run's private folder.
-    isolation : coursework.sandbox.Isolation
+    isolation : coursework.isolation.sandbox.Isolation
     limits : Limits
     hidden : list of Path
         Host paths the sandbox must hide (reference, submissions, grading folders).
@@ -170,9 +166,26 @@ def run_notebook(notebook, folder, isolation, limits, hidden):
     result : RunResult
     """
     folder = Path(folder)
+    folder.mkdir(mode=0o700)
+    notebook = nbformat.writes(notebook)
+    # a private, bounded scratch space (root): the notebook, the sockets and, outside the
+    # sandbox, the working folder; freed at once by the unmount below
+    scratch = mount_scratch(folder, limits.file_bytes + len(notebook.encode()) + 2**20)
+    group = SubmissionGroup.create(f"kpca-grade-{os.getpid()}-{folder.name}", limits)
+    try:
+        return _run(notebook, folder, isolation, limits, hidden, group)
+    finally:
+        if group is not None:
+            group.remove()
+        if scratch:
+            unmount_scratch(folder)
+
+
+def _run(notebook, folder, isolation, limits, hidden, group):
+    isolation = kernel_user(isolation)
     _prepare_folder(folder, notebook, isolation)
     read_end, write_end = os.pipe()
-    settings = _settings(folder, isolation, limits, hidden, write_end)
+    settings = _settings(folder, isolation, limits, hidden, write_end, group)
     start = time.monotonic()
     try:
         process = _SUPERVISOR.start(
@@ -185,6 +198,8 @@ def run_notebook(notebook, folder, isolation, limits, hidden):
     with os.fdopen(read_end, "rb") as results:
         raw, output = _drain(process, results, start + limits.timeout + _GRACE_SECONDS)
     kill_group(process.pid)  # a runner past the backstop, or anything left in its group
+    if group is not None:
+        group.kill_all()
     process.wait()
     process.stdout.close()
     _SUPERVISOR.finished(process)
@@ -195,4 +210,5 @@ def run_notebook(notebook, folder, isolation, limits, hidden):
         except ValueError:
             continue
     tail = output.decode("utf-8", "replace")
-    return RunResult(records, process.returncode, tail, time.monotonic() - start)
+    memory, processes = group.events() if group is not None else (False, False)
+    return RunResult(records, process.returncode, tail, time.monotonic() - start, memory, processes)

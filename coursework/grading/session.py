@@ -3,36 +3,43 @@
 For each submission (:func:`grade`):
 
 1. the reference chapters were read once, before anything ran
-   (:mod:`coursework.reference`);
-2. the submission is read defensively and turned into a run notebook: nbval
-   markers and tags removed, graded cells locked to the reference, hidden
-   checks appended (:mod:`coursework.preparation`);
-3. it runs in a fresh folder, under a wall-clock and output limit, isolated
-   as :mod:`coursework.sandbox` says (:mod:`coursework.execution`);
-4. the runner's records become reasons (:mod:`coursework.results`) and a
-   line (:mod:`coursework.report`).
+   (:mod:`coursework.grading.reference`), and the isolation was chosen (an
+   impossible ``--sandbox`` stops everything here);
+2. the submission is found and read defensively, and graded against the
+   chapter that its file name and its metadata both name
+   (:mod:`coursework.grading.submissions`);
+3. it is turned into a run notebook: nbval markers and tags removed, graded
+   cells locked to the reference, hidden checks appended
+   (:mod:`coursework.grading.preparation`);
+4. it runs in a fresh folder, under the limits of
+   :mod:`coursework.isolation.limits` (the time left after steps 2 and 3),
+   isolated as :mod:`coursework.isolation.sandbox` says
+   (:mod:`coursework.isolation.execution`);
+5. the runner's records become reasons (:mod:`coursework.grading.results`) and a
+   line (:mod:`coursework.grading.report`).
 
 Whatever a submission holds or does, it gets one line, and the next one is
 graded. Only trouble with the grader itself (bad arguments, a malformed
-reference, no working sandbox when one is required) raises.
+reference, no working sandbox when one is required, no kpca_lib for chapters
+that import it) raises.
 """
 
-import os
 import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .execution import Limits, run_notebook
-from .preparation import SubmissionProblem, build_run_notebook, read_submission, reference_name
+from ..isolation.execution import Limits, run_notebook
+from .preparation import build_run_notebook
 from .reference import load_references
 from .report import shown_name, student_of, summary_line, write_report
 from .results import Verdict, interpret
-from .sandbox import choose_isolation
+from .submissions import SubmissionProblem, claimed_chapter, find_submissions, read_submission, MAX_DEPTH
+from ..isolation.sandbox import GraderError, choose_isolation, grader_library
 
-__all__ = ["Outcome", "find_submissions", "grade"]
+__all__ = ["Outcome", "grade"]
 
 
 @dataclass
@@ -46,43 +53,37 @@ class Outcome:
     seconds: float
 
 
-def find_submissions(submissions):
-    """Every ``.ipynb`` under ``submissions`` (symbolic links listed, never followed), and the base folder."""
-    path = Path(submissions)
-    if path.is_file() or path.is_symlink() and not path.is_dir():
-        if path.suffix != ".ipynb":
-            raise ValueError(f"submissions must be a notebook (.ipynb) or a folder of them, got {path}")
-        return [path], path.parent
-    if not path.is_dir():
-        raise FileNotFoundError(f"submissions {path} does not exist")
-    found = []
-    for folder, folders, files in os.walk(path, followlinks=False):
-        folders[:] = sorted(name for name in folders if name != ".ipynb_checkpoints")
-        found += [Path(folder) / name for name in sorted(files) if name.endswith(".ipynb")]
-    if not found:
-        raise ValueError(f"submissions {path} holds no notebook (.ipynb)")
-    return found, path
-
-
-def _grade_one(path, references, reference_folder, run, limits):
+def _grade_one(path, references, run, limits, start):
     """The verdict of one submission, and the chapter it answers (None if unknown).
 
-    Any failure of the submission becomes a reason.
+    Any failure of the submission becomes a reason. Reading and preparing it
+    count against its time limit (``start`` is when its grading began).
     """
     chapter = None
     try:
         submission = read_submission(path)
-        name = reference_name(submission, path)
-        reference = references.get(name) or references.get(path.name)
-        if reference is None:
-            raise SubmissionProblem(f"no reference notebook named {shown_name(name)} in {reference_folder}")
+        reference = claimed_chapter(submission, path, references, shown_name)
         chapter = reference.name
+        if not reference.graded and not reference.hidden:
+            raise SubmissionProblem(f"{shown_name(chapter)} has no graded exercise: there is nothing to grade")
         plan = build_run_notebook(submission, reference)
-        return interpret(plan, run(plan.notebook), limits, reference), chapter
+        left = limits.timeout - (time.monotonic() - start)
+        if left < 1:
+            raise SubmissionProblem(f"timed out after {limits.timeout:g} s while being read and prepared")
+        return interpret(plan, run(plan.notebook, replace(limits, timeout=left)), limits, reference), chapter
     except SubmissionProblem as problem:
         return Verdict([str(problem)]), chapter
     except Exception as error:  # never a traceback, and the next submission is still graded
-        return Verdict([f"the grader could not grade it ({type(error).__name__}: {error})"]), chapter
+        return Verdict([f"the grader could not grade it ({type(error).__name__}: {str(error)[:200]})"]), chapter
+
+
+def _library(reference):
+    """The grader's kpca_lib, which the kernels import; GraderError if the chapters need one and there is none."""
+    library = grader_library()
+    if library is None and any(b"kpca_lib" in path.read_bytes() for path in Path(reference).glob("*.ipynb")):
+        raise GraderError("the chapters import kpca_lib, but the Python that runs the grader cannot: "
+                          f"run it with the book's environment ({sys.executable} has no kpca_lib)")
+    return library
 
 
 def _warn_unhidden(references, used, notes):
@@ -109,14 +110,14 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
     limits : Limits, default=Limits()
         Wall-clock seconds, output bytes and memory allowed per notebook.
     sandbox : bool, default=False
-        Run each kernel in a bubblewrap sandbox (see :func:`coursework.sandbox.choose_isolation`).
+        Run each kernel in a bubblewrap sandbox (see :func:`coursework.isolation.sandbox.choose_isolation`).
     jobs : int, default=1
         How many submissions run at the same time (the lines still come in order).
     report : str or Path, optional
         Where to write the CSV report (not written if None).
     stream, notes : file
         Where the one-line-per-notebook summary goes, and the notes about the run.
-    isolation : coursework.sandbox.Isolation, optional
+    isolation : coursework.isolation.sandbox.Isolation, optional
         Overrides the choice made from ``sandbox`` (for tests).
 
     Returns
@@ -127,15 +128,21 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
     ------
     FileNotFoundError, ValueError
         If an argument or a reference chapter is unusable.
-    coursework.sandbox.GraderError
+    coursework.isolation.sandbox.GraderError
         If the requested isolation is not available.
     """
     if not (isinstance(jobs, int) and jobs >= 1):
         raise ValueError(f"jobs must be a whole number >= 1, got {jobs!r}")
     references = load_references(reference)
-    paths, base = find_submissions(submissions)
-    isolation = isolation or choose_isolation(sandbox)
+    found = find_submissions(submissions)
+    paths, base = found.notebooks, found.base
+    isolation = replace(isolation or choose_isolation(sandbox), library=_library(reference))
     print(f"isolation: {isolation.describe()}", file=notes)
+    for warning in isolation.warnings():
+        print(f"WARNING: not isolated: {warning}", file=notes)
+    if found.mac_leftovers:
+        print(f"note: ignored {len(found.mac_leftovers)} macOS archive leftovers (__MACOSX/ folders and "
+              "._* files), which are not notebooks", file=notes)
     outcomes, used = [], set()
     with tempfile.TemporaryDirectory(prefix="kpca-grade-", ignore_cleanup_errors=True) as root:
         root = Path(root)
@@ -147,10 +154,10 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
             number, path = numbered
             start = time.monotonic()
 
-            def run(notebook):
-                return run_notebook(notebook, root / f"{number:03d}", isolation, limits, hidden)
+            def run(notebook, left):
+                return run_notebook(notebook, root / f"{number:03d}", isolation, left, hidden)
 
-            verdict, chapter = _grade_one(path, references, reference, run, limits)
+            verdict, chapter = _grade_one(path, references, run, limits, start)
             return verdict, chapter, time.monotonic() - start
 
         with ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -159,6 +166,11 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
                 outcomes.append(Outcome(path, name, student_of(path, base), verdict, seconds))
                 used |= {chapter} - {None}
                 print(summary_line(name, verdict), file=stream, flush=True)
+    for folder in found.too_deep:  # one line for the upload, the others were graded
+        name = shown_name(folder.relative_to(base))
+        verdict = Verdict([f"folders nested deeper than {MAX_DEPTH} levels: not searched"])
+        outcomes.append(Outcome(folder, name, student_of(folder, base), verdict, 0.0))
+        print(summary_line(name, verdict), file=stream, flush=True)
     failed = sum(not outcome.verdict.passed for outcome in outcomes)
     print(f"{len(outcomes)} notebooks: {len(outcomes) - failed} passed, {failed} failed", file=stream)
     _warn_unhidden(references, used, notes)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import nbformat
 
-from .reference import extract_reference
+from ..grading.reference import extract_reference
 
 __all__ = ["check_chapter", "check"]
 

@@ -1,20 +1,22 @@
 """The grader's pytest plugin: nbval as usual, with the kernel, the notebook file and the results in our hands.
 
-Loaded by the runner (:mod:`coursework.runner`) into ``pytest --nbval-lax``, it
+Loaded by the runner (:mod:`coursework.isolation.nbval_runner`) into ``pytest --nbval-lax``, it
 
-* starts every kernel through the grader's kernelspec (:mod:`coursework.launcher`)
+* starts every kernel through the grader's kernelspec (:mod:`coursework.isolation.kernel_launcher`)
   and over Unix sockets in a private folder (a sandboxed kernel has no network);
 * deletes the notebook file as soon as pytest has read it, before any kernel
   starts: the expected outputs it holds are then only in the memory of this
   (non-dumpable) process;
-* counts the bytes a kernel sends, and stops the run past the cap;
+* counts the bytes a kernel sends as they arrive, and stops the run past the cap
+  or as soon as the kernel dies;
 * writes one JSON record per cell (which cell, passed or not, why, and
   whether its output was really compared) to the result pipe, which only this
   process holds. The grader reads nothing else.
 """
 
-import json
 import os
+import threading
+import time
 
 import nbval.kernel
 import pytest
@@ -23,8 +25,8 @@ from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.manager import KernelManager
 from nbval.plugin import NbCellError
 
-from .launcher import kernel_argv
-from .preparation import KERNEL_NAME
+from .kernel_launcher import kernel_argv
+from ..grading.preparation import KERNEL_NAME
 from .processes import kill_descendants
 
 __all__ = ["GraderPlugin"]
@@ -48,6 +50,7 @@ class GraderPlugin:
         self.report = report
         self.received = 0
         self.current = None
+        self.stopping = False  # the last cell is done: the kernel's end is expected
 
     # -- the kernel ------------------------------------------------------------
 
@@ -62,6 +65,7 @@ class GraderPlugin:
                                 transport="ipc", ip=os.path.join(sockets, "kernel"),
                                 connection_file=os.path.join(sockets, "kernel.json"))
         manager.start_kernel(**kwargs)
+        self._watch(manager, context)
         client = manager.client()
         client.start_channels()
         try:
@@ -72,24 +76,57 @@ class GraderPlugin:
             raise
         return manager, client
 
-    def _counting(self, get_message):
-        plugin = self
+    def _watch(self, manager, context):
+        """Count the kernel's output as it arrives, and notice its death at once.
 
-        def get_message_counted(kernel, stream, timeout=None):
-            message = get_message(kernel, stream, timeout=timeout)
-            plugin.received += len(json.dumps(message.get("content", {}), default=str))
-            if plugin.received > plugin.settings["max_output"]:
-                plugin.report({"event": "output-cap", "cell": plugin.current})
-                kill_descendants()
-                os._exit(3)
-            return message
+        nbval reads a cell's output only once the cell has finished: a cell
+        that prints forever would fill this process's memory first. A second
+        subscriber to the kernel's output counts the bytes of every message as
+        it arrives (a message larger than the cap is refused by the socket);
+        past the cap, or when the kernel process ends while a cell runs, the
+        run stops at once with a record saying why.
+        """
+        cap = int(self.settings["max_output"])
+        monitor = context.socket(zmq.SUB)
+        monitor.setsockopt(zmq.SUBSCRIBE, b"")
+        monitor.setsockopt(zmq.MAXMSGSIZE, cap + 2**16)
+        monitor.setsockopt(zmq.RCVHWM, 64)
+        # a message over the cap is refused by dropping the connection: that is over the cap too
+        dropped = monitor.get_monitor_socket(zmq.EVENT_DISCONNECTED)
+        monitor.connect(manager._make_url("iopub"))
+        kernel = manager.provisioner.process  # the launcher's process: it becomes the kernel, or bwrap
+        poller = zmq.Poller()
+        poller.register(monitor, zmq.POLLIN)
+        poller.register(dropped, zmq.POLLIN)
 
-        return get_message_counted
+        def stop(event, status):
+            self.report({"event": event, "cell": self.current})
+            kill_descendants()
+            os._exit(status)
+
+        def watch():
+            while True:
+                ready = dict(poller.poll(100))
+                if monitor in ready:
+                    frames = monitor.recv_multipart(copy=False)
+                    self.received += sum(len(frame) for frame in frames)
+                    if self.received > cap:
+                        stop("output-cap", 3)
+                if dropped in ready:
+                    dropped.recv_multipart()
+                    # a dead kernel drops the connection too: give it a second to say which it was
+                    deadline = time.monotonic() + 1
+                    while kernel.poll() is None and time.monotonic() < deadline:
+                        time.sleep(0.05)
+                    if kernel.poll() is None and not self.stopping:
+                        stop("output-cap", 3)
+                if kernel.poll() is not None and not self.stopping:
+                    stop("kernel-died", 5)
+
+        threading.Thread(target=watch, daemon=True).start()
 
     def pytest_configure(self, config):
         nbval.kernel.start_new_kernel = self._start_kernel
-        running = nbval.kernel.RunningKernel
-        running.get_message = self._counting(running.get_message)
 
     # -- the notebook file -------------------------------------------------------
 
@@ -103,6 +140,12 @@ class GraderPlugin:
     def pytest_runtest_logstart(self, nodeid, location):
         self.current = _cell_number(nodeid)
         self.report({"event": "start", "cell": self.current})
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_teardown(self, item, nextitem):
+        if nextitem is None:
+            self.stopping = True  # nbval shuts the kernel down in this teardown
+        yield
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
@@ -134,7 +177,7 @@ def _message(excinfo):
         return ""
     error = excinfo.value
     if isinstance(error, NbCellError):
-        return str(error)
+        return str(error)[:2000]
     return f"{type(error).__name__}: {error}"[:300]
 
 
@@ -143,6 +186,7 @@ def _exception(outputs):
     errors = [output for output in outputs or [] if output.get("output_type") == "error"]
     if not errors:
         return None
-    name, value = str(errors[-1].get("ename", "")), str(errors[-1].get("evalue", "")).strip()
-    value = value.splitlines()[0] if value else ""
-    return f"{name}: {value[:80]}" if value else name
+    # both are the submission's choice: cut short here, checked by the grader (results.exception_text)
+    name, value = str(errors[-1].get("ename", ""))[:200], str(errors[-1].get("evalue", "")).strip()
+    value = value.split("\n")[0][:200] if value else ""
+    return f"{name}: {value}" if value else name

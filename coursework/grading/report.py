@@ -10,7 +10,7 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["shown_name", "student_of", "summary_line", "write_report", "REPORT_COLUMNS"]
+__all__ = ["shown_name", "student_of", "summary_line", "write_report", "csv_cell", "REPORT_COLUMNS"]
 
 REPORT_COLUMNS = ["file", "student", "exercise", "result", "reason"]
 NOTEBOOK_ROW = "(notebook)"
@@ -38,6 +38,22 @@ def summary_line(name, verdict):
     return f"FAIL  {name}  " + "; ".join(shown_name(reason) for reason in verdict.reasons)
 
 
+def csv_cell(text):
+    """``text`` safe in a spreadsheet: control characters removed, a formula turned into text.
+
+    As the OWASP rules on CSV injection say: a cell that starts with ``=``,
+    ``+``, ``-``, ``@``, a tab or a carriage return gets a leading ``'``
+    (quotes and separators are the ``csv`` module's job).
+
+    >>> csv_cell("=HYPERLINK('http://x')\\x1b[31m.ipynb")
+    "'=HYPERLINK('http://x')[31m.ipynb"
+    >>> csv_cell("ann/01_pca.ipynb")
+    'ann/01_pca.ipynb'
+    """
+    text = "".join(c for c in str(text) if c.isprintable() or c == " ")
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def _rows(outcome):
     result = "PASS" if outcome.verdict.passed else "FAIL"
     yield [outcome.name, outcome.student, NOTEBOOK_ROW, result, "; ".join(outcome.verdict.reasons)]
@@ -57,6 +73,6 @@ def write_report(path, outcomes):
         writer = csv.writer(file)
         writer.writerow(REPORT_COLUMNS)
         for outcome in outcomes:
-            writer.writerows(_rows(outcome))
+            writer.writerows([csv_cell(cell) for cell in row] for row in _rows(outcome))
     os.chmod(temporary, 0o644)
     os.replace(temporary, path)

@@ -1,0 +1,192 @@
+"""From the runner's records to reasons: what failed, in the student's own numbering, and for which exercise.
+
+A graded cell or hidden check passes only if the runner reports that it ran,
+passed, and that nbval really compared its output with the reference (a
+check independent of the cleaning in :mod:`coursework.grading.preparation`). A cell
+that never reported (the notebook timed out, went over the output cap, or
+its kernel or runner was killed) fails with the notebook's reason.
+"""
+
+import re
+from dataclasses import dataclass, field
+
+__all__ = ["Verdict", "interpret", "where", "exception_text", "withhold_hidden_source"]
+
+# an exception's name as Python writes it (a dotted identifier), and its value, cut short
+_EXCEPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+_NAME_CHARACTERS = 60
+_VALUE_CHARACTERS = 80
+# a reason that shares this many characters in a row with a hidden check's code quotes it,
+# unless they are one name (an error may well name the function a hidden check calls)
+_QUOTE_CHARACTERS = 20
+_ONE_NAME = re.compile(r"[A-Za-z0-9_.]*")
+
+
+@dataclass
+class Verdict:
+    """The reasons a submission failed (empty: it passed), overall and per exercise."""
+
+    reasons: list = field(default_factory=list)
+    exercises: dict = field(default_factory=dict)
+
+    @property
+    def passed(self):
+        return not self.reasons
+
+
+def where(role):
+    """How a cell of the run notebook is named to the instructor."""
+    if role.kind == "setup":
+        return "the grader's setup cell"
+    if role.kind == "hidden":
+        return f"hidden check {role.number} of {role.exercise}"
+    return f"Cell {role.cell}" + (f" (exercise {role.exercise})" if role.exercise else "")
+
+
+def _printable(text):
+    return "".join(c if c.isprintable() else " " for c in text)
+
+
+def exception_text(text):
+    """``Name: value`` of an exception as the instructor reads it: the name checked, both cut short.
+
+    A submission chooses both the name and the value of what it raises: the
+    name must look like a Python name (else it is withheld), and both are cut
+    short and stripped of control characters.
+
+    >>> exception_text("ValueError: x must be positive")
+    'ValueError: x must be positive'
+    >>> exception_text("Stolen_print(np.asarray(double(values)))")
+    'an exception with a malformed name'
+    """
+    if not text:
+        return "an exception"
+    name, _, value = str(text).partition(": ")
+    name = name.strip()
+    if len(name) > _NAME_CHARACTERS or not _EXCEPTION_NAME.fullmatch(name):
+        return "an exception with a malformed name"
+    value = _printable(value.strip().split("\n")[0])
+    if len(value) > _VALUE_CHARACTERS:
+        value = value[:_VALUE_CHARACTERS] + "..."
+    return f"{name}: {value}" if value else name
+
+
+def withhold_hidden_source(reason, sources):
+    """``reason``, unless it quotes the code of a hidden check (``sources``): then a placeholder.
+
+    >>> withhold_hidden_source("raised KeyError: values = rng.integers(0", ["values = rng.integers(0, 100)"])
+    'a reason that quotes a hidden check (withheld)'
+    >>> withhold_hidden_source("raised KeyError: 'x'", ["values = rng.integers(0, 100)"])
+    "raised KeyError: 'x'"
+    >>> withhold_hidden_source("raised NameError: name 'projection_covariance' is not defined",
+    ...                        ["print(projection_covariance(X, w))"])
+    "raised NameError: name 'projection_covariance' is not defined"
+    """
+    squeezed = " ".join(reason.split())
+    windows = {squeezed[i:i + _QUOTE_CHARACTERS] for i in range(len(squeezed) - _QUOTE_CHARACTERS + 1)}
+    windows = {window for window in windows if not _ONE_NAME.fullmatch(window)}
+    for source in sources:
+        code = " ".join(source.split())
+        if any(window in code for window in windows):
+            return "a reason that quotes a hidden check (withheld)"
+    return reason
+
+
+def _cell_reason(record):
+    message = record.get("message") or ""
+    if record["outcome"] == "skipped":
+        return "was skipped"
+    if record.get("when") == "setup":
+        return "the kernel could not start" + (f": {message}" if message else "")
+    if "Cell outputs differ" in message:
+        return "output differs from the reference"
+    if message.startswith("Timeout") or "Timeout of" in message:
+        return "timed out"
+    if "Kernel dead" in message or "Kernel died" in message or "dead kernel" in message.lower():
+        return "the kernel died"
+    if "caused an exception" in message:
+        return f"raised {exception_text(record.get('exception'))}"
+    return _printable(message.split("\n")[0][:200]) if message else "failed"
+
+
+def _notebook_reason(run, roles, limits):
+    """Why the run stopped early, or None if it finished normally."""
+    def at(cell):
+        return f" (in {where(roles[cell])})" if isinstance(cell, int) and 0 <= cell < len(roles) else ""
+
+    for record in run.records:
+        if record.get("event") == "timeout":
+            return f"timed out after {limits.timeout:g} s" + at(record.get("cell"))
+        if record.get("event") == "output-cap":
+            return f"output exceeds the cap of {limits.max_output / 2**20:g} MB" + at(record.get("cell"))
+        if record.get("event") == "kernel-died":
+            cause = (" (over the memory limit of " f"{limits.memory / 2**20:g} MB)") if run.memory_exceeded else ""
+            return "the kernel died" + cause + at(record.get("cell"))
+    if run.memory_exceeded:
+        return f"went over the memory limit of {limits.memory / 2**20:g} MB"
+    if run.processes_exceeded and not run.events("finished"):
+        return f"went over the limit of {limits.processes} processes"
+    if run.events("finished"):
+        return None
+    started = run.events("start")
+    cell = started[-1]["cell"] if started else None
+    if not run.events("collected"):
+        last = [line for line in run.tail.strip().splitlines() if line.strip()][-1:]
+        return "pytest could not run it" + (f": {last[0][:200]}" if last else "")
+    return f"the grading run was killed (exit status {run.returncode})" + at(cell)
+
+
+def interpret(plan, run, limits, reference):
+    """The :class:`Verdict` of a submission from its plan and what its runner reported."""
+    verdict = Verdict(exercises={label: [] for label in reference.exercises
+                                 if any(key[0] == label for key in [*reference.graded, *reference.hidden])})
+    for exercise, reason in plan.problems:
+        verdict.reasons.append(reason)
+        verdict.exercises.setdefault(exercise, []).append(reason)
+    stopped = _notebook_reason(run, plan.roles, limits)
+    results = {}
+    for record in run.events("cell"):
+        if record.get("outcome") != "passed" or record.get("when") == "call":
+            results.setdefault(record.get("cell"), record)
+    for number, role in enumerate(plan.roles):
+        record = results.get(number)
+        checked = role.kind in ("graded", "hidden")
+        if record is None:
+            reason = "was not run" if checked and stopped is None else None
+        elif record["outcome"] != "passed":
+            reason = _cell_reason(record)
+        elif checked and not record.get("compared"):
+            reason = "was not compared with the reference"
+        else:
+            reason = None
+        if reason is None:
+            if record is None and checked and role.exercise in verdict.exercises:
+                verdict.exercises[role.exercise].append(f"{where(role)}: not reached, {stopped}")
+            continue
+        text = f"{where(role)}: {reason}"
+        verdict.reasons.append(text)
+        if role.exercise in verdict.exercises:
+            verdict.exercises[role.exercise].append(text)
+    if stopped is not None:
+        verdict.reasons.append(stopped)
+    _require_every_exercise(plan, results, verdict, reference)
+    sources = [check.source for checks in reference.hidden.values() for check in checks]
+    verdict.reasons = [withhold_hidden_source(reason, sources) for reason in verdict.reasons]
+    verdict.exercises = {label: [withhold_hidden_source(reason, sources) for reason in reasons]
+                         for label, reasons in verdict.exercises.items()}
+    return verdict
+
+
+def _require_every_exercise(plan, results, verdict, reference):
+    """A PASS needs every graded exercise of the chapter, each run, passed and compared."""
+    if not verdict.exercises:
+        verdict.reasons.append(f"{reference.name} has no graded exercise: there is nothing to grade")
+        return
+    for label, reasons in verdict.exercises.items():
+        proved = [number for number, role in enumerate(plan.roles)
+                  if role.kind in ("graded", "hidden") and role.exercise == label
+                  and (results.get(number) or {}).get("outcome") == "passed" and results[number].get("compared")]
+        if not proved and not reasons:
+            reason = f"{label}: no graded cell of it was run and compared"
+            reasons.append(reason)
+            verdict.reasons.append(reason)
