@@ -127,9 +127,11 @@ class SparsePCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     tol : float, default=1e-8
         Stop when a sweep lowers the objective by at most
         ``tol * objective``.
-    init : {"svd", "random"}, default="svd"
+    init : {"svd", "random"} or ndarray of shape (n_samples, n_components), default="svd"
         Starting codes: the first q left singular vectors of ``X_c`` (the
-        PCA solution), or random unit columns drawn with ``random_state``.
+        PCA solution), random unit columns drawn with ``random_state``, or
+        given codes (a warm start, e.g. the ``codes_`` of a fit at another
+        alpha), each column projected onto the unit ball.
     random_state : int, RandomState instance or None, default=None
         Seed for ``init="random"``.
 
@@ -206,12 +208,20 @@ class SparsePCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         alpha = check_real(self.alpha, "alpha", minimum=0.0)
         max_iter = check_int(self.max_iter, "max_iter", minimum=1)
         tol = check_real(self.tol, "tol", minimum=0.0)
-        if self.init not in _INITS:
-            raise ValueError(f"init must be one of {_INITS}, got {self.init!r}.")
+        if isinstance(self.init, str):
+            if self.init not in _INITS:
+                raise ValueError(f"init must be one of {_INITS} or an array, got {self.init!r}.")
+        else:
+            Y0 = np.array(self.init, dtype=np.float64)
+            if Y0.shape != (n, q) or not np.all(np.isfinite(Y0)):
+                raise ValueError(f"init as an array must be finite, of shape (n_samples, n_components) "
+                                 f"= {(n, q)}, got shape {Y0.shape}.")
 
         self.mean_ = X.mean(axis=0)
         X_c = X - self.mean_
-        if self.init == "svd":
+        if not isinstance(self.init, str):
+            Y = project_unit_ball(Y0)
+        elif self.init == "svd":
             Y = svd(X_c, full_matrices=False)[0][:, :q].copy()
         else:
             Y = check_random_state(self.random_state).standard_normal((n, q))

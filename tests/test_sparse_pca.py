@@ -176,3 +176,31 @@ def test_no_loading_survives_above_the_largest_column_norm():
     assert np.all(above.loadings_ == 0)
     below = SparsePCA(n_components=1, alpha=largest * 0.99, max_iter=5000).fit(X)
     assert np.any(below.loadings_ != 0)
+
+
+def test_array_init_equal_to_svd_codes_gives_the_svd_fit():
+    # the left singular vectors as given codes must reproduce init="svd" sweep for sweep
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((40, 7)) * [4.0, 3.0, 1.0, 1.0, 0.5, 0.5, 0.5]
+    U = np.linalg.svd(X - X.mean(axis=0), full_matrices=False)[0][:, :2]
+    a = SparsePCA(n_components=2, alpha=2.0).fit(X)
+    b = SparsePCA(n_components=2, alpha=2.0, init=U).fit(X)
+    np.testing.assert_allclose(a.objective_history_, b.objective_history_, rtol=1e-10)
+    np.testing.assert_allclose(a.components_, b.components_, atol=1e-10)
+
+
+def test_warm_start_from_a_solution_stays_there():
+    # restarting from the codes of a converged fit at the same alpha cannot lower the objective
+    # by more than the tolerance: it is a stationary point of the block updates
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((60, 9)) @ rng.standard_normal((9, 9))
+    first = SparsePCA(n_components=3, alpha=3.0, tol=1e-12, max_iter=5000).fit(X)
+    again = SparsePCA(n_components=3, alpha=3.0, init=first.codes_ * 5.0).fit(X)  # scaled: projected back
+    assert again.objective_history_[-1] == pytest.approx(first.objective_history_[-1], rel=1e-8)
+
+
+@pytest.mark.parametrize("init", [np.zeros((5, 2)), np.full((10, 2), np.nan), "spectral"])
+def test_bad_init(init):
+    X = np.random.default_rng(0).standard_normal((10, 4))
+    with pytest.raises(ValueError, match="init"):
+        SparsePCA(n_components=2, init=init).fit(X)
