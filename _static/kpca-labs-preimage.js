@@ -240,9 +240,13 @@
         let s = 0;
         for (let j = 0; j < d; j++) s += (A[a * d + j] - X[i * d + j]) ** 2;
         distances[i] = s;
-        order[i] = i;
       }
-      order.sort((i, l) => distances[i] - distances[l] || i - l);
+      // the kMax nearest: the native sort of the distances gives the kMax-th smallest, then only
+      // the points up to it are ordered (by distance, then index)
+      const limit = distances.slice().sort()[kMax - 1];
+      let count = 0;
+      for (let i = 0; i < n; i++) if (distances[i] <= limit) order[count++] = i;
+      order.subarray(0, count).sort((i, l) => distances[i] - distances[l] || i - l);
       sum.fill(0);
       for (let r = 1; r <= kMax; r++) {
         for (let j = 0; j < d; j++) sum[j] += X[order[r - 1] * d + j];

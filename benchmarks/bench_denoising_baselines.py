@@ -37,7 +37,7 @@ from kpca_lib.preimage import gamma_weights, gaussian_fixed_point, kwok_tsang
 
 SIGMAS = [0.05, 0.1, 0.2, 0.4, 0.8]
 Q_GRID = [1, 2, 3, 4, 6, 8, 10, 12]
-K_GRID = [100, 30, 10, 3, 1]                  # simplest (smoothest) first
+K_GRID = [300, 100, 30, 10, 3, 1]                 # simplest (smoothest) first
 METHODS = ["noisy", "training mean", "nearest point", "kNN average (held-out k)", "mean shift (gamma = 1/n)",
            "linear PCA (held-out q)", "kernel PCA, fixed point", "kernel PCA, Kwok-Tsang", "kernel PCA, Kwok-Tsang (own q)"]
 

@@ -321,7 +321,7 @@ def linear_pca_best_q(X_fit, X_val, X_val_second, q_values=None):
     return q_values[one_standard_error_choice(errors)]
 
 
-def knn_best_k(X_fit, X_val, X_val_second, k_values=(100, 30, 10, 3, 1)):
+def knn_best_k(X_fit, X_val, X_val_second, k_values=None):
     """The k of the k-nearest-neighbour average, chosen on held-out data without clean data.
 
     As :func:`linear_pca_best_q`: de-noise ``X_val`` with every k, score
@@ -335,8 +335,9 @@ def knn_best_k(X_fit, X_val, X_val_second, k_values=(100, 30, 10, 3, 1)):
         The training points.
     X_val, X_val_second : array-like of shape (n_points, n_features)
         Two noisy copies of the same validation points.
-    k_values : sequence of int, default=(100, 30, 10, 3, 1)
-        The candidates, decreasing, each at most n_samples.
+    k_values : sequence of int or None, default=None
+        The candidates, decreasing, each at most n_samples; None tries
+        those of 1000, 300, 100, 30, 10, 3, 1 up to n_samples.
 
     Returns
     -------
@@ -356,6 +357,8 @@ def knn_best_k(X_fit, X_val, X_val_second, k_values=(100, 30, 10, 3, 1)):
     X_val_second = check_array(X_val_second, dtype=np.float64, input_name="X_val_second")
     if X_val_second.shape != X_val.shape:
         raise ValueError(f"X_val_second must have the shape of X_val {X_val.shape}, got {X_val_second.shape}.")
+    if k_values is None:
+        k_values = [k for k in (1000, 300, 100, 30, 10, 3, 1) if k <= X_fit.shape[0]]
     k_values = [int(k) for k in k_values]
     if not k_values or np.any(np.diff(k_values) >= 0):
         raise ValueError(f"k_values must be a non-empty decreasing sequence, got {k_values}.")

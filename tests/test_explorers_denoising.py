@@ -9,7 +9,7 @@ from sklearn.exceptions import ConvergenceWarning
 from kpca_lib import PCA, Gaussian, KernelPCA, datasets
 from kpca_lib import denoising_baselines as baselines
 from kpca_lib.explorers import ToyDenoiser, mean_squared_distance
-from kpca_lib.explorers.denoising_baselines import validation_noise
+from kpca_lib.explorers.denoising_baselines import K_VALUES, validation_noise
 
 SIGMA, C = 0.1, 0.04  # c = 2 d sigma^2 with d = 2
 
@@ -48,7 +48,7 @@ def test_baselines_are_the_library_baselines_at_held_out_settings(explorer, dire
     noise = validation_noise(0, 11, 2)
     first, second = clean + SIGMA * noise[0], clean + SIGMA * noise[1]
     assert state.linear_q == baselines.linear_pca_best_q(data.X_train, first, second)
-    assert state.n_neighbors == baselines.knn_best_k(data.X_train, first, second)
+    assert state.n_neighbors == baselines.knn_best_k(data.X_train, first, second, K_VALUES)
     pca = PCA(n_components=2).fit(data.X_train)
     components = pca.components_[: state.linear_q]
     Z_linear = (data.X_test - pca.mean_) @ components.T @ components + pca.mean_
@@ -284,4 +284,4 @@ def test_the_browser_lab_is_sent_the_widgets_validation_noise():
 
     payload = denoising_lab().payload
     np.testing.assert_array_equal(payload["validation_noise"], validation_noise(0, 11, 2).ravel())
-    assert payload["validation_per_cluster"] == 11 and payload["knn_k_values"] == [100, 30, 10, 3, 1]
+    assert payload["validation_per_cluster"] == 11 and payload["knn_k_values"] == list(K_VALUES)
