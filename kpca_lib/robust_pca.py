@@ -45,10 +45,9 @@ _SVD_METHODS = ("auto", "full", "partial")
 # columns beyond the rank in the block of the partial SVD
 _BLOCK_MARGIN = 10
 # the partial SVD: tried from this size on, while its block is at most
-# min(n1, n2) / _PARTIAL_WIDTH_DIVISOR wide, until it has failed this many times
+# min(n1, n2) / _PARTIAL_WIDTH_DIVISOR wide (wider blocks cost about a full SVD)
 _PARTIAL_MIN_SIZE = 100
 _PARTIAL_WIDTH_DIVISOR = 8
-_PARTIAL_MAX_FAILURES = 2
 # the penalty shrinks when the dual residual exceeds this multiple of the primal one
 _BALANCE = 10.0
 
@@ -296,8 +295,8 @@ def robust_pca(M, lam=None, *, tol=1e-7, max_iter=1000, rho=1.2, svd_method="aut
         nothing outside the block reaches the threshold (the bound is wrong
         with probability at most 1e-12), so the result is the same as with
         a full SVD. The block is tried only while it is narrow (width at
-        most ``min(n1, n2) / 8``, where it pays), and given up for the rest
-        of the run after two failures.
+        most ``min(n1, n2) / 8``, where it pays), and after ``k`` failures
+        in a row it is not tried for the next ``2^k`` sweeps.
         ``"auto"`` is ``"partial"`` when ``min(n1, n2) >= 100`` and
         ``"full"`` otherwise (for small matrices the full SVD is faster).
 
@@ -337,17 +336,20 @@ def robust_pca(M, lam=None, *, tol=1e-7, max_iter=1000, rho=1.2, svd_method="aut
     max_width = min(M.shape) // _PARTIAL_WIDTH_DIVISOR
     V = None  # right singular vectors of the last sweep, for warm starts
     rng = np.random.default_rng(0)  # starts of the outside-block checks
-    primal, dual, failures = [], [], 0
+    primal, dual, failures, retry_at = [], [], 0, 0
     converged = False
     # one BLAS thread: on the 2-core machines this book targets, threaded
     # LAPACK made every sweep about twice slower at n = 200 to 1000
     # (measured by benchmarks/bench_robust_pca.py)
     with threadpool_limits(limits=1, user_api="blas"):
         for n_iter in range(1, max_iter + 1):
-            L, rank, V_all, nuclear, failed = _svt(M - S + Y / mu, 1.0 / mu, svd_method, V, rng)
-            failures += failed
-            if failures >= _PARTIAL_MAX_FAILURES:
-                svd_method = "full"  # the block keeps missing: it will not pay in this run
+            V_try = V if n_iter >= retry_at else None
+            L, rank, V_all, nuclear, failed = _svt(M - S + Y / mu, 1.0 / mu, svd_method, V_try, rng)
+            # a failed block cost more than the full SVD it fell back to: after k failures
+            # in a row, wait 2^k sweeps before trying again (they fail while the rank moves)
+            failures = failures + 1 if failed else (0 if V_try is not None else failures)
+            if failed:
+                retry_at = n_iter + 2**failures
             # the next block: the rank plus a margin, if this sweep computed that many
             width = rank + _BLOCK_MARGIN
             V = V_all[:, :width] if width <= max_width and V_all.shape[1] >= width else None
