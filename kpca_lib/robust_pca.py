@@ -367,7 +367,7 @@ def robust_pca(M, lam=None, *, tol=1e-7, max_iter=1000, rho=1.2, svd_method="aut
                 converged = True
                 break
         # Y_ij is in [-lam, lam] after the S-step; scaled to ||Y||_2 <= 1 it is dual feasible
-        lower_bound = float(np.sum(Y * M)) / max(1.0, _spectral_norm(Y))
+        lower_bound = float(np.sum(Y * M)) / max(1.0, np.linalg.norm(Y, 2))
     if not converged:
         warnings.warn(
             f"robust_pca did not converge in max_iter={max_iter} sweeps: the relative primal "
