@@ -121,9 +121,8 @@ def robust_pca_trial(lam_factor, rank, corruption, n=60, rho=1.2, max_iter=300, 
     n : int, default=60
         The size of the square matrix.
     rho : float, default=1.2
-        Growth factor of the penalty (the argument ``rho`` of
-        :func:`kpca_lib.robust_pca`); slower than its default 1.5, which can
-        stop, feasible, before the minimiser (Appendix B shows a case).
+        Factor of the penalty (the argument ``rho`` of
+        :func:`kpca_lib.robust_pca`, whose default it is).
     max_iter : int, default=300
         Maximum number of sweeps; a split that stops there is reported by
         ``converged`` (no warning).
