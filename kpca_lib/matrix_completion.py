@@ -118,10 +118,14 @@ def complete_matrix(M, observed, *, tol=1e-6, max_iter=1000, rho=1.05):
     rho = check_real(rho, "rho", minimum=1.0, strict=True)
 
     M_observed = np.where(observed, M, 0.0)
-    norm_M = np.linalg.norm(M_observed)
-    if norm_M == 0.0:
+    scale = np.max(np.abs(M_observed))
+    if scale == 0.0:
         raise ValueError("the observed entries of M are all zero (or none is observed): "
                          "the completion is the zero matrix.")
+    # the programme is homogeneous: solve it for entries in [-1, 1], so that
+    # no norm over- or underflows (data of size 1e-170 are not zero)
+    M_observed = M_observed / scale
+    norm_M = np.linalg.norm(M_observed)
     eta = 1.0 / np.linalg.norm(M_observed, 2)
     eta_max = _ETA_CAP * eta
     Y = np.zeros_like(M_observed)
@@ -149,5 +153,5 @@ def complete_matrix(M, observed, *, tol=1e-6, max_iter=1000, rho=1.05):
             stacklevel=2,
         )
     return MatrixCompletionResult(
-        L=L, n_iter=n_iter, converged=converged, residual_history=np.array(history), rank=rank,
+        L=L * scale, n_iter=n_iter, converged=converged, residual_history=np.array(history), rank=rank,
     )

@@ -132,3 +132,36 @@ def test_explorer_sliders_and_initial_setting():
     assert 1.0 in explorer.sliders[0].values  # the rule lambda = 1 / sqrt(n)
     with pytest.raises(ValueError, match="not one of its values"):
         robust_pca_explorer(rank=7)
+
+
+def test_pcp_verdict_tells_recovery_certified_failure_and_no_convergence():
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    from kpca_lib import robust_pca
+    from kpca_lib.datasets import low_rank_plus_sparse
+    from kpca_lib.explorers import VERDICTS, pcp_verdict
+
+    easy = low_rank_plus_sparse(n=40, rank=2, corruption=0.05, random_state=0)
+    assert pcp_verdict(robust_pca(easy.M), easy.L0, easy.S0, easy.M)[0] == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        stopped = robust_pca(easy.M, max_iter=2)
+    # two sweeps: neither recovered nor below the planted objective
+    verdict, error, margin = pcp_verdict(stopped, easy.L0, easy.S0, easy.M)
+    assert VERDICTS[verdict] == "solver not converged" and error > 1e-3
+    # a whole corrupted column is a rank-one S0: PCP prefers another split, and the
+    # verdict's certificate is a feasible objective below the planted one
+    column = low_rank_plus_sparse(n=60, rank=2, corruption=0.0, random_state=5)
+    S0 = np.zeros((60, 60))
+    S0[:, 7] = np.random.default_rng(6).choice([-1.0, 1.0], 60)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fit = robust_pca(column.L0 + S0, max_iter=200)
+    verdict, error, margin = pcp_verdict(fit, column.L0, S0, column.L0 + S0)
+    assert verdict == 1 and margin > 1e-3
+    lam = 1 / np.sqrt(60)
+    planted = np.linalg.svd(column.L0, compute_uv=False).sum() + lam * np.abs(S0).sum()
+    found = np.linalg.svd(fit.L, compute_uv=False).sum() + lam * np.abs(column.L0 + S0 - fit.L).sum()
+    assert found < planted

@@ -95,3 +95,15 @@ def test_nan_at_an_observed_entry_raises():
     M[1, 2] = np.nan
     with pytest.raises(ValueError, match="observed entries"):
         complete_matrix(M, np.ones((4, 4), dtype=bool))
+
+
+@pytest.mark.parametrize("scale", [1e-170, 1e150])
+def test_scale_invariance(scale):
+    # regression: 1e-170 used to be called "all zero" (the norm underflowed)
+    rng = np.random.default_rng(0)
+    L0 = rng.standard_normal((30, 2)) @ rng.standard_normal((2, 25))
+    observed = rng.uniform(size=L0.shape) < 0.6
+    reference = complete_matrix(np.where(observed, L0, np.nan), observed)
+    scaled = complete_matrix(np.where(observed, L0 * scale, np.nan), observed)
+    assert scaled.converged and scaled.n_iter == reference.n_iter
+    np.testing.assert_allclose(scaled.L / scale, reference.L, rtol=0, atol=1e-10 * np.abs(L0).max())

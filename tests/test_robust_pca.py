@@ -188,3 +188,69 @@ def test_arpack_non_convergence_of_the_spectral_norm_is_reported(monkeypatch):
     with pytest.warns(ConvergenceWarning, match="ARPACK did not converge on the spectral norm"):
         result = robust_pca(data.M)
     np.testing.assert_allclose(result.L, expected.L, atol=1e-10)
+
+
+@pytest.mark.parametrize("scale", [1e-170, 1e80, 1e150])
+def test_any_finite_scale_is_solved_by_the_default(scale):
+    # regression (issue 22, defects 4 and 6): 1e150 raised LinAlgError in the
+    # partial SVD's check, 1e-170 was called "all zeros"
+    data = low_rank_plus_sparse(n=120, rank=3, corruption=0.05, random_state=0)
+    reference = robust_pca(data.M, svd_method="full")
+    scaled = robust_pca(data.M * scale)
+    assert scaled.converged and scaled.rank == reference.rank
+    np.testing.assert_allclose(scaled.L / scale, reference.L, rtol=0, atol=1e-8)
+    assert scaled.objective / scale == pytest.approx(reference.objective, rel=1e-8)
+
+
+def test_stopping_rule_tests_the_dual_residual():
+    # regression (issue 22, defect 8): Appendix B's 50 x 50 matrix, where the
+    # primal test alone stopped with rho=1.5 at a feasible point whose
+    # objective is above that of the planted split (L0, S0)
+    hard = low_rank_plus_sparse(n=50, rank=4, corruption=0.12, random_state=2)
+    lam = 1 / np.sqrt(50)
+    planted = np.linalg.svd(hard.L0, compute_uv=False).sum() + lam * np.abs(hard.S0).sum()
+    for rho in (1.5, None):  # Lin et al.'s factor, and the default
+        fit = robust_pca(hard.M) if rho is None else robust_pca(hard.M, rho=rho)
+        assert fit.converged
+        assert fit.residual_history[-1] <= 1e-7 and fit.dual_residual_history[-1] <= 1e-7
+        # the reported objective is that of the returned point
+        own = np.linalg.svd(fit.L, compute_uv=False).sum() + lam * np.abs(fit.S).sum()
+        assert fit.objective == pytest.approx(own, rel=1e-9)
+        # weak duality: the bound is below every feasible objective, and tight here
+        assert fit.lower_bound <= planted + 1e-9
+        assert fit.objective - fit.lower_bound < 1e-5 * fit.objective
+        assert fit.objective < planted + 1e-5  # the old stop was 3e-3 above it
+        assert np.linalg.norm(fit.L - hard.L0) / np.linalg.norm(hard.L0) < 1e-4
+
+
+def test_a_lagging_dual_residual_is_reported():
+    hard = low_rank_plus_sparse(n=50, rank=4, corruption=0.12, random_state=2)
+    with pytest.warns(ConvergenceWarning, match="dual residual"):
+        fit = robust_pca(hard.M, max_iter=8)
+    assert not fit.converged and fit.dual_residual_history.shape == (8,)
+
+
+def test_dual_residual_history_is_recorded():
+    data = low_rank_plus_sparse(n=40, rank=2, corruption=0.05)
+    fit = robust_pca(data.M)
+    assert fit.dual_residual_history.shape == (fit.n_iter,)
+    assert np.all(fit.dual_residual_history >= 0)
+
+
+def test_a_failing_partial_svd_is_tried_less_and_less_often(monkeypatch):
+    # issue 22, defect 5: the partial step that keeps failing must not be retried every sweep
+    import sys
+
+    module = sys.modules["kpca_lib.robust_pca"]
+    calls = []
+
+    def failing(*args, **kwargs):
+        calls.append(1)
+        return None
+
+    monkeypatch.setattr(module, "_partial_svt", failing)
+    data = low_rank_plus_sparse(n=120, rank=2, corruption=0.05, random_state=0)
+    fit = robust_pca(data.M, svd_method="partial")
+    assert fit.converged and fit.n_iter > 10
+    # tried at sweeps 2, 4, 8, 16, ...: about log2(n_iter) times, not every sweep
+    assert len(calls) <= np.log2(fit.n_iter) + 1

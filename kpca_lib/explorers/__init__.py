@@ -39,7 +39,8 @@ from .pca_direction import (
     pca_direction_explorer,
 )
 from .rings import draw_rings, held_out_accuracy, rings_components, rings_explorer
-from .robust import SUPPORT_LABELS, draw_robust_pca, robust_pca_explorer, robust_pca_trial
+from .robust import (SUPPORT_LABELS, VERDICTS, draw_robust_pca, pcp_phase_diagram, pcp_verdict,
+                     robust_pca_explorer, robust_pca_trial)
 from .static import LiveRange, Slider, StaticExplorer
 from .topics import draw_topics, sparse_pca_topics, topics_explorer
 
@@ -72,6 +73,9 @@ __all__ = [
     "topics_explorer",
     "SUPPORT_LABELS",
     "robust_pca_trial",
+    "pcp_verdict",
+    "pcp_phase_diagram",
+    "VERDICTS",
     "draw_robust_pca",
     "robust_pca_explorer",
     "BrowserExplorer",

@@ -20,7 +20,8 @@ from ..robust_pca import robust_pca
 from .explorer import Explorer
 from .static import LiveRange, Slider
 
-__all__ = ["SUPPORT_LABELS", "robust_pca_trial", "draw_robust_pca", "robust_pca_explorer"]
+__all__ = ["SUPPORT_LABELS", "VERDICTS", "robust_pca_trial", "pcp_verdict", "pcp_phase_diagram",
+           "draw_robust_pca", "robust_pca_explorer"]
 
 #: The classes of the support map, in the order of its values 0, 1, 2, 3.
 SUPPORT_LABELS = ("clean", "corrupted, found", "corrupted, missed", "clean, flagged")
@@ -28,6 +29,78 @@ _SUPPORT_COLORS = ListedColormap(["#f2f2f2", "#222222", "#d62728", "#1f77b4"])
 # S0 has entries +-1: an entry of S counts as corrupted when |S_ij| > 1/2,
 # halfway, far above round-off whether the split succeeded or not
 _FLAG = 0.5
+#: The outcomes of a split, in the order of the codes 0, 1, 2 of :func:`pcp_verdict`.
+VERDICTS = ("recovered", "PCP fails (certified)", "solver not converged")
+# a split recovers L0 when the relative error of L is below this
+_RECOVERED = 1e-3
+# objectives closer than this (relative) are not told apart
+_OBJECTIVE_MARGIN = 1e-6
+
+
+def pcp_verdict(fit, L0, S0, M):
+    """Whether a PCP split recovered ``(L0, S0)``, and how sure that is.
+
+    * 0, recovered: the solver converged (both residuals at its ``tol``)
+      and ``||L - L0||_F < 1e-3 ||L0||_F``;
+    * 1, PCP fails (certified): the exactly feasible point
+      ``(L, M - L)`` has a PCP objective below that of ``(L0, S0)`` (by more
+      than ``1e-6`` relative), so ``(L0, S0)`` is not the minimiser,
+      whatever the solver did next;
+    * 2, solver not converged: neither, so the run says nothing about PCP.
+
+    Parameters
+    ----------
+    fit : RobustPCAResult
+    L0, S0, M : ndarray
+        The planted split and the matrix.
+
+    Returns
+    -------
+    verdict : int
+        0, 1 or 2 (:data:`VERDICTS`).
+    error : float
+        ``||L - L0||_F / ||L0||_F``.
+    objective_margin : float
+        ``(f(L0, S0) - f(L, M - L)) / f(L0, S0)``: positive when PCP prefers
+        the split found.
+    """
+    error = float(np.linalg.norm(fit.L - L0) / np.linalg.norm(L0))
+    planted = np.linalg.svd(L0, compute_uv=False).sum() + fit.lam * np.abs(S0).sum()
+    found = np.linalg.svd(fit.L, compute_uv=False).sum() + fit.lam * np.abs(M - fit.L).sum()
+    margin = float((planted - found) / planted)
+    if fit.converged and error < _RECOVERED:
+        return 0, error, margin
+    return (1 if margin > _OBJECTIVE_MARGIN else 2), error, margin
+
+
+def pcp_phase_diagram(n, ranks, corruptions, n_trials, rho=1.2, max_iter=1000):
+    """Split ``n_trials`` test matrices per (rank, corruption) cell by PCP.
+
+    The seed of trial t in cell (i, j) is ``1000 i + 10 j + t``; lam is
+    ``1 / sqrt(n)``.
+
+    Returns
+    -------
+    sklearn.utils.Bunch
+        ``verdict``, ``error``, ``objective_margin`` and ``n_iter``, each of
+        shape ``(len(ranks), len(corruptions), n_trials)`` (see
+        :func:`pcp_verdict`).
+    """
+    shape = (len(ranks), len(corruptions), n_trials)
+    out = Bunch(verdict=np.zeros(shape, int), error=np.zeros(shape),
+                objective_margin=np.zeros(shape), n_iter=np.zeros(shape, int))
+    with warnings.catch_warnings():
+        # a run that stops at max_iter is classified, not warned about
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        for index in np.ndindex(shape):
+            i, j, trial = index
+            case = low_rank_plus_sparse(n=n, rank=int(ranks[i]), corruption=float(corruptions[j]),
+                                        random_state=1000 * i + 10 * j + trial)
+            fit = robust_pca(case.M, rho=rho, max_iter=max_iter)
+            verdict = pcp_verdict(fit, case.L0, case.S0, case.M)
+            out.verdict[index], out.error[index], out.objective_margin[index] = verdict
+            out.n_iter[index] = fit.n_iter
+    return out
 
 
 def robust_pca_trial(lam_factor, rank, corruption, n=60, rho=1.2, max_iter=300, random_state=0):
@@ -48,9 +121,8 @@ def robust_pca_trial(lam_factor, rank, corruption, n=60, rho=1.2, max_iter=300, 
     n : int, default=60
         The size of the square matrix.
     rho : float, default=1.2
-        Growth factor of the penalty (the argument ``rho`` of
-        :func:`kpca_lib.robust_pca`); slower than its default 1.5, which can
-        stop, feasible, before the minimiser (Appendix B shows a case).
+        Factor of the penalty (the argument ``rho`` of
+        :func:`kpca_lib.robust_pca`, whose default it is).
     max_iter : int, default=300
         Maximum number of sweeps; a split that stops there is reported by
         ``converged`` (no warning).
