@@ -281,8 +281,9 @@ def kwok_tsang(X_fit, gamma, c, *, n_neighbors=10):
     xbar = neighbours.mean(axis=1)
     U, Lambda, Vt = np.linalg.svd(np.swapaxes(neighbours - xbar[:, np.newaxis], 1, 2), full_matrices=False)
     d0_2 = np.sum((Lambda[:, :, np.newaxis] * Vt) ** 2, axis=1)
-    # directions the neighbours do not span (Lambda ~ 0) get no coordinate
-    rank_tol = Lambda.shape[1] * np.finfo(float).eps * Lambda[:, :1]
+    # directions the neighbours do not span get no coordinate: centring leaves at most n - 1, and
+    # a singular value of round-off size (~1e-16 of the largest) would multiply the pre-image's error
+    rank_tol = 1e-10 * Lambda[:, :1]
     Lambda_inv = np.divide(1.0, Lambda, out=np.zeros_like(Lambda), where=Lambda > rank_tol)
     z = -0.5 * Lambda_inv * np.einsum("prk,pk->pr", Vt, d2 - d0_2)
     return xbar + np.einsum("pdr,pr->pd", U, z)

@@ -152,3 +152,12 @@ def test_nearest_in_feature_space_by_brute_force():
     np.testing.assert_array_equal(nearest_in_feature_space(data.X_train, gamma, 0.16), expected)
     # the first step of Kwok-Tsang picks the same point first: with one neighbour it is that point
     np.testing.assert_allclose(kwok_tsang(data.X_train, gamma, 0.16, n_neighbors=1), expected)
+
+
+def test_as_many_neighbours_as_dimensions_is_stable():
+    # 10 neighbours in 10-D span 9 directions once centred: the 10th singular value is round-off and
+    # must not be divided by (it made a few pre-images 1e12 away before the rank tolerance was fixed)
+    data = denoising_toy(n_features=10, sigma=0.05, n_test_per_cluster=33, random_state=0)
+    kpca = kl.KernelPCA(10, kernel=kl.Gaussian(c=0.05), eigen_solver="arpack").fit(data.X_train)
+    Z = kpca.denoise(data.X_test, method="kwok_tsang", n_neighbors=10)
+    assert np.max(np.sum((Z - data.X_test_clean) ** 2, axis=1)) < 1.0
