@@ -38,16 +38,19 @@ from .denoising import PreimageMixin
 from .kernels import Gaussian, NotPSDWarning
 from .learned_preimage import fit_learned_preimage
 from .nystroem import NystroemMixin, landmark_gamma_weights
+from .nystroem_dask import DaskNystroemMixin, is_dask_array
 from .preimage import gamma_weights
 
 __all__ = ["KernelPCA"]
 
 _SOLVERS = ("auto", "dense", "arpack")
 _APPROXIMATIONS = (None, "nystroem")
+# sparse X on the Nystroem path: rows are densified one chunk at a time
+_NYSTROEM_SPARSE = ("csr",)
 _FLOAT_DTYPES = [np.float64, np.float32]
 
 
-class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class KernelPCA(KernelMixin, NystroemMixin, DaskNystroemMixin, PreimageMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Kernel principal component analysis.
 
     Parameters
@@ -270,8 +273,11 @@ class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeatur
             The fitted estimator.
         """
         self._check_params()
+        if is_dask_array(X):
+            return self._fit_dask(X)
         # a copy: X_fit_ must not change when the caller's array does
-        X = validate_data(self, X, dtype=_FLOAT_DTYPES, ensure_min_samples=2, copy=True)
+        X = validate_data(self, X, dtype=_FLOAT_DTYPES, ensure_min_samples=2, copy=True,
+                          accept_sparse=_NYSTROEM_SPARSE if self.approximation == "nystroem" else False)
         if self._precomputed and X.shape[1] != X.shape[0]:
             raise ValueError(f"A precomputed kernel matrix must be square, got shape {X.shape}.")
         self._nystroem = self.approximation == "nystroem"
@@ -338,9 +344,12 @@ class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeatur
             (Nystroem: a second pass over X, by chunks). float32 when X is
             float32.
         """
+        if is_dask_array(X):
+            return self.fit(X).transform(X)
         self.fit(X)
         if self._nystroem:
-            Z = self._project_nystroem(validate_data(self, X, dtype=_FLOAT_DTYPES, reset=False))
+            Z = self._project_nystroem(validate_data(self, X, dtype=_FLOAT_DTYPES, reset=False,
+                                                     accept_sparse=_NYSTROEM_SPARSE))
         else:
             Z = self.alphas_ * self.eigenvalues_
         return Z.astype(self._fit_dtype, copy=False)
@@ -376,5 +385,8 @@ class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeatur
             the training means; float32 when X is float32.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=_FLOAT_DTYPES, reset=False)
+        if is_dask_array(X):
+            return self._transform_dask(X)
+        X = validate_data(self, X, dtype=_FLOAT_DTYPES, reset=False,
+                          accept_sparse=_NYSTROEM_SPARSE if self._nystroem else False)
         return self._project(X).astype(X.dtype, copy=False)
