@@ -184,6 +184,8 @@ def peak_rss_mb():
 
 def child(config):
     """Run one configuration in this (fresh) process; print a JSON line."""
+    if config["method"] == "dask-reference":
+        return dask_child(config)
     X = clustered(config["n"])
     import kpca_lib as kl
     from sklearn.decomposition import PCA
@@ -244,29 +246,93 @@ def scale_table(sizes, m, repeats, exact_sizes):
 
 # --------------------------------------------------------------------------- (c)
 
-def dask_table(sizes, m, repeats):
-    """Nystroem features by blocks of rows on Dask, then Dask-ML's PCA (tsqr)."""
+BLOCK_ROWS = 100_000  # rows per Dask block (8 MB of data at d = 10)
+
+
+def make_block(index, rows):
+    """Block ``index`` of the Dask benchmark's data, made where it is needed (seeded by its index).
+
+    The same 10 clusters in 10-D as (a) and (b) (centres uniform in the unit
+    cube, sigma = 0.1, cluster j holding a share j / 55 of the points).
+    """
+    centres = np.random.default_rng(0).uniform(size=(N_CLUSTERS, N_FEATURES))
+    rng = np.random.default_rng([1, index])
+    labels = rng.choice(N_CLUSTERS, size=rows, p=np.arange(1, N_CLUSTERS + 1) / 55)
+    return centres[labels] + SIGMA * rng.standard_normal((rows, N_FEATURES))
+
+
+def dask_summary(Z):
+    """What the timed runs return and compare: the column sums of squares and the first 1000 projections."""
+    return (Z**2).sum(axis=0), Z[:1000]
+
+
+def dask_child(config):
+    """The single-process chunked fit + transform of the same blocks (run in a fresh process)."""
+    import kpca_lib as kl
+
+    n, m = config["n"], config["m"]
+    X = np.concatenate([make_block(i, BLOCK_ROWS) for i in range(n // BLOCK_ROWS)])
+    model = kl.KernelPCA(Q, kernel=kl.Gaussian(c=C), approximation="nystroem", n_landmarks=m, random_state=0)
+    fit_time, _ = timed(lambda: model.fit(X))
+    transform_time, Z = timed(lambda: model.transform(X))
+    squares, head = dask_summary(Z)
+    print(json.dumps(dict(fit=fit_time, transform=transform_time, peak_mb=peak_rss_mb(),
+                          eigenvalues=model.eigenvalues_.tolist(), squares=squares.tolist(), head=head.tolist())))
+
+
+def dask_table(n, m, workers):
+    """Fit + transform on a LocalCluster (data made on the workers) against one process, same blocks."""
     import dask
     import dask.array as da
-    from dask_ml.decomposition import PCA as DaskPCA
-    from sklearn.kernel_approximation import Nystroem
+    import distributed
+    import kpca_lib as kl
 
-    print(f"(c) Dask {dask.__version__}: Nystroem features by blocks of 10 000 rows, then "
-          f"dask_ml PCA (svd_solver='tsqr'); threaded scheduler, m = {m}")
+    blocks = n // BLOCK_ROWS
+    print(f"(c) Dask {dask.__version__}, distributed {distributed.__version__}: n = {blocks * BLOCK_ROWS:,}, "
+          f"d = {N_FEATURES}, m = {m}, q = {Q}; {blocks} blocks of {BLOCK_ROWS:,} rows made on the workers; "
+          f"LocalCluster of {workers} worker processes x 1 thread")
     print(load())
-    print(f"{'n':>7} {'fit + transform (s)':>20}")
-    for n in sizes:
-        X = clustered(n)
-        times = []
-        for _ in range(repeats):
-            start = time.perf_counter()
-            features_map = Nystroem(kernel="rbf", gamma=1 / C, n_components=m, random_state=0).fit(X)
-            X_dask = da.from_array(X, chunks=(10_000, N_FEATURES))
-            features = X_dask.map_blocks(features_map.transform, chunks=(10_000, m), dtype=np.float64)
-            pca = DaskPCA(n_components=Q, svd_solver="tsqr").fit(features)
-            pca.transform(features).compute()
-            times.append(time.perf_counter() - start)
-        print(f"{n:>7} {np.median(times):>20.2f}")
+    reference = run_child(dict(method="dask-reference", n=blocks * BLOCK_ROWS, m=m))
+    cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                       dashboard_address=":0", silence_logs=50)
+    client = distributed.Client(cluster)
+    start = time.perf_counter()
+    X = da.concatenate([da.from_delayed(dask.delayed(make_block)(i, BLOCK_ROWS), shape=(BLOCK_ROWS, N_FEATURES),
+                                        dtype=np.float64) for i in range(blocks)])
+    model = kl.KernelPCA(Q, kernel=kl.Gaussian(c=C), approximation="nystroem", n_landmarks=m, random_state=0)
+    with distributed.get_task_stream(client) as stream:
+        model.fit(X)
+        fit_time = time.perf_counter() - start
+        squares, head = dask.compute(*dask_summary(model.transform(X)))
+    total = time.perf_counter() - start
+    client_peak = peak_rss_mb()
+    block_cost = np.median([sum(t["stop"] - t["start"] for t in task["startstops"] if t["action"] == "compute")
+                            for task in stream.data if "block_moments" in str(task["key"])])
+    client.close()
+    cluster.close()
+
+    ref_total = reference["fit"] + reference["transform"]
+    print(f"{'method':<36} {'fit (s)':>8} {'transform':>10} {'total (s)':>10} {'/ 1 process':>12} {'peak (MB)':>10}")
+    print(f"{'one process, chunked (in memory)':<36} {reference['fit']:>8.1f} {reference['transform']:>10.1f} "
+          f"{ref_total:>10.1f} {1.0:>12.2f} {reference['peak_mb']:>10.0f}")
+    print(f"{'Dask LocalCluster, ' + str(workers) + ' workers':<36} {fit_time:>8.1f} {total - fit_time:>10.1f} "
+          f"{total:>10.1f} {total / ref_total:>12.2f} {client_peak:>10.0f}  (client process, with the scheduler)")
+    eigen_error = np.max(np.abs(model.eigenvalues_ - reference["eigenvalues"]) / reference["eigenvalues"])
+    head_ref = np.array(reference["head"])
+    signs = np.sign(np.sum(head * head_ref, axis=0))
+    print(f"agreement: eigenvalues {eigen_error:.1e} relative; first 1000 projections, up to sign, "
+          f"{np.max(np.abs(head * signs - head_ref)) / np.max(np.abs(head_ref)):.1e} relative; column sums of "
+          f"squares {np.max(np.abs(squares - reference['squares']) / np.array(reference['squares'])):.1e} relative")
+    print(f"per-block cost of the fit (median of {blocks} tasks, {BLOCK_ROWS:,} rows, kernel block + scatter): "
+          f"{block_cost:.2f} s")
+    for n_big, n_workers, cores in [(10**9, 16, 16), (10**9, 64, 16)]:
+        seconds = (n_big // BLOCK_ROWS) * block_cost / (n_workers * cores)
+        print(f"on paper, n = {n_big:.0e}: {n_big // BLOCK_ROWS:,} blocks x {block_cost:.2f} s / ({n_workers} workers "
+              f"x {cores} cores) = {seconds / 60:.1f} min for the fit (as many again for a transform), "
+              f"{8 * n_big * N_FEATURES / 1e9 / n_workers:.0f} GB of data per worker if held in memory, "
+              f"about {(8 * m * m + 8 * (2**23 // m) * m * 2 + 8 * BLOCK_ROWS * N_FEATURES) / 1e6 * cores:.0f} MB "
+              f"of working memory per worker (one 64 MiB kernel block per core)")
+    print(load())
     print()
 
 
@@ -277,6 +343,8 @@ def main():
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 50_000, 100_000])
     parser.add_argument("--m", type=int, default=2000)
+    parser.add_argument("--n", type=int, default=4_000_000, help="(c) only")
+    parser.add_argument("--workers", type=int, default=2, help="(c) only")
     parser.add_argument("--accuracy-sizes", type=int, nargs="+", default=[2000, 4000, 8000])
     args = parser.parse_args()
     if args.part == "_child":
@@ -286,7 +354,7 @@ def main():
     if args.part in ("all", "scale"):
         scale_table(args.sizes, args.m, args.repeats, exact_sizes={10_000})
     if args.part == "dask":
-        dask_table(args.sizes, args.m, args.repeats)
+        dask_table(args.n, args.m if args.m != 2000 else 400, args.workers)
 
 
 if __name__ == "__main__":
