@@ -234,9 +234,10 @@ def scale_table(sizes, m, repeats, exact_sizes):
                    ("Nystroem (ours)", dict(method="ours", n=n, m=m))]
         if n in exact_sizes:
             configs.append(("exact (ours, arpack)", dict(method="exact", n=n)))
-        baseline = None
+        baseline, checksums = None, {}
         for name, config in configs:
             runs = [run_child(config) for _ in range(repeats)]
+            checksums[name] = runs[0]["checksum"]
             fit = float(np.median([run["fit"] for run in runs]))
             transform = float(np.median([run["transform"] for run in runs]))
             total = float(np.median([run["fit"] + run["transform"] for run in runs]))
@@ -245,6 +246,9 @@ def scale_table(sizes, m, repeats, exact_sizes):
             print(f"{n:>7} {name:<28} {fit:>8.2f} {transform:>10.2f} {total:>10.2f} {total / baseline[0]:>10.2f} "
                   f"{peak:>10.0f} {peak / baseline[1]:>10.2f} {max(run['data_mb'] for run in runs):>10.0f}",
                   flush=True)
+        reference = checksums["sklearn Nystroem + PCA"]
+        print(f"{n:>7} agreement of the timed runs, sum |Z| relative to scikit-learn's (sign-free): " + ", ".join(
+            f"{name} {abs(value - reference) / reference:.1e}" for name, value in checksums.items() if name.startswith("Nystroem")))
         if n not in exact_sizes:
             print(f"{n:>7} {'exact':<28} not run: the n x n kernel alone needs {8 * n * n / 1e9:.0f} GB")
     print(load())
