@@ -201,6 +201,7 @@ class KernelPCA(KernelMixin, NystroemMixin, DaskNystroemMixin, PreimageMixin, Cl
         tags = super().__sklearn_tags__()
         tags.transformer_tags.preserves_dtype = ["float64", "float32"]
         tags.input_tags.pairwise = self._precomputed
+        tags.input_tags.sparse = self.approximation == "nystroem"
         return tags
 
     def _check_params(self):
