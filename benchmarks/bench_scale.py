@@ -31,9 +31,16 @@ Prints three tables:
     peak, and ratios against scikit-learn's ``Nystroem`` + ``PCA`` with the
     same m measured in the same run. Exact kernel PCA runs where its n x n
     kernel fits comfortably (n = 10 000: 0.8 GB; n = 50 000 would need 20 GB).
-(c) ``dask``: the same pipeline on Dask (Nystroem features by blocks of rows,
-    then Dask-ML's PCA), only if ``dask_ml`` is importable: an optional
-    demonstration, not a dependency of the book.
+(c) ``dask``: n = 4 000 000, d = 10, m = 400 (``--n``, ``--m``, ``--workers``):
+    ``kpca_lib.KernelPCA(approximation="nystroem")`` fitted on a Dask array
+    whose 40 blocks are made on the workers of a LocalCluster (2 worker
+    processes x 1 thread; the data never reach the client), then
+    ``transform`` reduced on the workers, against the chunked in-memory fit
+    of the same blocks in one fresh process; the client's peak memory, the
+    agreement of the two (eigenvalues, first 1000 projections, column sums
+    of squares of all projections), the per-block cost, and an on-paper
+    estimate for n = 1e9 on a cluster. Targets of issue 26: <= 150 s, client
+    peak <= 450 MB, equal results.
 
 The targets of issue 17: n = 100 000, m = 2000: fit + transform under 30 s
 and peak memory under 1.5 GB; top-5 cosine at least 0.99 with m = 1000 at
@@ -46,7 +53,7 @@ Run from the repository root::
     .venv/bin/python benchmarks/bench_scale.py                 # (a) and (b)
     .venv/bin/python benchmarks/bench_scale.py accuracy        # (a) only
     .venv/bin/python benchmarks/bench_scale.py scale --repeats 3
-    /path/to/python-with-dask-ml benchmarks/bench_scale.py dask
+    .venv/bin/python benchmarks/bench_scale.py dask                # (c)
 """
 
 import argparse
@@ -184,6 +191,8 @@ def peak_rss_mb():
 
 def child(config):
     """Run one configuration in this (fresh) process; print a JSON line."""
+    if config["method"] == "dask-reference":
+        return dask_child(config)
     X = clustered(config["n"])
     import kpca_lib as kl
     from sklearn.decomposition import PCA
@@ -225,9 +234,10 @@ def scale_table(sizes, m, repeats, exact_sizes):
                    ("Nystroem (ours)", dict(method="ours", n=n, m=m))]
         if n in exact_sizes:
             configs.append(("exact (ours, arpack)", dict(method="exact", n=n)))
-        baseline = None
+        baseline, checksums = None, {}
         for name, config in configs:
             runs = [run_child(config) for _ in range(repeats)]
+            checksums[name] = runs[0]["checksum"]
             fit = float(np.median([run["fit"] for run in runs]))
             transform = float(np.median([run["transform"] for run in runs]))
             total = float(np.median([run["fit"] + run["transform"] for run in runs]))
@@ -236,6 +246,9 @@ def scale_table(sizes, m, repeats, exact_sizes):
             print(f"{n:>7} {name:<28} {fit:>8.2f} {transform:>10.2f} {total:>10.2f} {total / baseline[0]:>10.2f} "
                   f"{peak:>10.0f} {peak / baseline[1]:>10.2f} {max(run['data_mb'] for run in runs):>10.0f}",
                   flush=True)
+        reference = checksums["sklearn Nystroem + PCA"]
+        print(f"{n:>7} agreement of the timed runs, sum |Z| relative to scikit-learn's (sign-free): " + ", ".join(
+            f"{name} {abs(value - reference) / reference:.1e}" for name, value in checksums.items() if name.startswith("Nystroem")))
         if n not in exact_sizes:
             print(f"{n:>7} {'exact':<28} not run: the n x n kernel alone needs {8 * n * n / 1e9:.0f} GB")
     print(load())
@@ -244,29 +257,113 @@ def scale_table(sizes, m, repeats, exact_sizes):
 
 # --------------------------------------------------------------------------- (c)
 
-def dask_table(sizes, m, repeats):
-    """Nystroem features by blocks of rows on Dask, then Dask-ML's PCA (tsqr)."""
+BLOCK_ROWS = 100_000  # rows per Dask block (8 MB of data at d = 10)
+
+
+def make_block(index, rows):
+    """Block ``index`` of the Dask benchmark's data, made where it is needed (seeded by its index).
+
+    The same 10 clusters in 10-D as (a) and (b) (centres uniform in the unit
+    cube, sigma = 0.1, cluster j holding a share j / 55 of the points).
+    """
+    centres = np.random.default_rng(0).uniform(size=(N_CLUSTERS, N_FEATURES))
+    rng = np.random.default_rng([1, index])
+    labels = rng.choice(N_CLUSTERS, size=rows, p=np.arange(1, N_CLUSTERS + 1) / 55)
+    return centres[labels] + SIGMA * rng.standard_normal((rows, N_FEATURES))
+
+
+def dask_summary(Z):
+    """What the timed runs return and compare: the column sums of squares and the first 1000 projections."""
+    return (Z**2).sum(axis=0), Z[:1000]
+
+
+def dask_child(config):
+    """The single-process chunked fit + transform of the same blocks (run in a fresh process)."""
+    import kpca_lib as kl
+
+    n, m = config["n"], config["m"]
+    X = np.concatenate([make_block(i, BLOCK_ROWS) for i in range(n // BLOCK_ROWS)])
+    model = kl.KernelPCA(Q, kernel=kl.Gaussian(c=C), approximation="nystroem", n_landmarks=m, random_state=0)
+    fit_time, _ = timed(lambda: model.fit(X))
+    transform_time, Z = timed(lambda: model.transform(X))
+    squares, head = dask_summary(Z)
+    print(json.dumps(dict(fit=fit_time, transform=transform_time, peak_mb=peak_rss_mb(),
+                          eigenvalues=model.eigenvalues_.tolist(), squares=squares.tolist(), head=head.tolist())))
+
+
+def block_cpu_seconds(m, repeats=3):
+    """CPU seconds of the fit's map step on one block (the median of a few), on one BLAS thread."""
+    import kpca_lib as kl
+    from kpca_lib.nystroem_dask import block_moments
+    from threadpoolctl import threadpool_limits
+
+    X = make_block(0, BLOCK_ROWS)
+    landmarks = X[:m].copy()
+    times = []
+    with threadpool_limits(1):
+        for _ in range(repeats):
+            start = time.process_time()
+            block_moments(X, 0, landmarks, kl.Gaussian(c=C), 2**23 // m)
+            times.append(time.process_time() - start)
+    return float(np.median(times))
+
+
+def dask_table(n, m, workers):
+    """Fit + transform on a LocalCluster (data made on the workers) against one process, same blocks."""
     import dask
     import dask.array as da
-    from dask_ml.decomposition import PCA as DaskPCA
-    from sklearn.kernel_approximation import Nystroem
+    import distributed
+    import kpca_lib as kl
 
-    print(f"(c) Dask {dask.__version__}: Nystroem features by blocks of 10 000 rows, then "
-          f"dask_ml PCA (svd_solver='tsqr'); threaded scheduler, m = {m}")
+    blocks = n // BLOCK_ROWS
+    print(f"(c) Dask {dask.__version__}, distributed {distributed.__version__}: n = {blocks * BLOCK_ROWS:,}, "
+          f"d = {N_FEATURES}, m = {m}, q = {Q}; {blocks} blocks of {BLOCK_ROWS:,} rows made on the workers; "
+          f"LocalCluster of {workers} worker processes x 1 thread")
     print(load())
-    print(f"{'n':>7} {'fit + transform (s)':>20}")
-    for n in sizes:
-        X = clustered(n)
-        times = []
-        for _ in range(repeats):
-            start = time.perf_counter()
-            features_map = Nystroem(kernel="rbf", gamma=1 / C, n_components=m, random_state=0).fit(X)
-            X_dask = da.from_array(X, chunks=(10_000, N_FEATURES))
-            features = X_dask.map_blocks(features_map.transform, chunks=(10_000, m), dtype=np.float64)
-            pca = DaskPCA(n_components=Q, svd_solver="tsqr").fit(features)
-            pca.transform(features).compute()
-            times.append(time.perf_counter() - start)
-        print(f"{n:>7} {np.median(times):>20.2f}")
+    reference = run_child(dict(method="dask-reference", n=blocks * BLOCK_ROWS, m=m))
+    cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                       dashboard_address=":0", silence_logs=50)
+    client = distributed.Client(cluster)
+    start = time.perf_counter()
+    X = da.concatenate([da.from_delayed(dask.delayed(make_block)(i, BLOCK_ROWS), shape=(BLOCK_ROWS, N_FEATURES),
+                                        dtype=np.float64) for i in range(blocks)])
+    model = kl.KernelPCA(Q, kernel=kl.Gaussian(c=C), approximation="nystroem", n_landmarks=m, random_state=0)
+    with distributed.get_task_stream(client) as stream:
+        model.fit(X)
+        fit_time = time.perf_counter() - start
+        squares, head = dask.compute(*dask_summary(model.transform(X)))
+    total = time.perf_counter() - start
+    client_peak = peak_rss_mb()
+    block_cost = np.median([sum(t["stop"] - t["start"] for t in task["startstops"] if t["action"] == "compute")
+                            for task in stream.data if "block_moments" in str(task["key"])])
+    client.close()
+    cluster.close()
+
+    ref_total = reference["fit"] + reference["transform"]
+    print(f"{'method':<36} {'fit (s)':>8} {'transform':>10} {'total (s)':>10} {'/ 1 process':>12} {'peak (MB)':>10}")
+    print(f"{'one process, chunked (in memory)':<36} {reference['fit']:>8.1f} {reference['transform']:>10.1f} "
+          f"{ref_total:>10.1f} {1.0:>12.2f} {reference['peak_mb']:>10.0f}")
+    print(f"{'Dask LocalCluster, ' + str(workers) + ' workers':<36} {fit_time:>8.1f} {total - fit_time:>10.1f} "
+          f"{total:>10.1f} {total / ref_total:>12.2f} {client_peak:>10.0f}  (client process, with the scheduler)")
+    eigen_error = np.max(np.abs(model.eigenvalues_ - reference["eigenvalues"]) / reference["eigenvalues"])
+    head_ref = np.array(reference["head"])
+    signs = np.sign(np.sum(head * head_ref, axis=0))
+    print(f"agreement: eigenvalues {eigen_error:.1e} relative; first 1000 projections, up to sign, "
+          f"{np.max(np.abs(head * signs - head_ref)) / np.max(np.abs(head_ref)):.1e} relative; column sums of "
+          f"squares {np.max(np.abs(squares - reference['squares']) / np.array(reference['squares'])):.1e} relative")
+    print(f"per-block wall time of the fit on the workers (median of {blocks} tasks, {BLOCK_ROWS:,} rows, kernel "
+          f"block + scatter): {block_cost:.2f} s under this load")
+    block_cost = block_cpu_seconds(m)
+    print(f"per-block CPU time, one block on one BLAS thread in this process (load-independent, up to cache "
+          f"contention): {block_cost:.2f} s; the estimate below uses it")
+    for n_big, n_workers, cores in [(10**9, 16, 16), (10**9, 64, 16)]:
+        seconds = (n_big // BLOCK_ROWS) * block_cost / (n_workers * cores)
+        print(f"on paper, n = {n_big:.0e}: {n_big // BLOCK_ROWS:,} blocks x {block_cost:.2f} s / ({n_workers} workers "
+              f"x {cores} cores) = {seconds / 60:.1f} min for the fit (as many again for a transform), "
+              f"{8 * n_big * N_FEATURES / 1e9 / n_workers:.0f} GB of data per worker if held in memory, "
+              f"about {(8 * m * m + 8 * (2**23 // m) * m * 2 + 8 * BLOCK_ROWS * N_FEATURES) / 1e6 * cores:.0f} MB "
+              f"of working memory per worker (one 64 MiB kernel block per core)")
+    print(load())
     print()
 
 
@@ -276,7 +373,9 @@ def main():
     parser.add_argument("config", nargs="?", help=argparse.SUPPRESS)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 50_000, 100_000])
-    parser.add_argument("--m", type=int, default=2000)
+    parser.add_argument("--m", type=int, default=None, help="landmarks: 2000 for (b), 400 for (c)")
+    parser.add_argument("--n", type=int, default=4_000_000, help="(c) only")
+    parser.add_argument("--workers", type=int, default=2, help="(c) only")
     parser.add_argument("--accuracy-sizes", type=int, nargs="+", default=[2000, 4000, 8000])
     args = parser.parse_args()
     if args.part == "_child":
@@ -284,9 +383,9 @@ def main():
     if args.part in ("all", "accuracy"):
         accuracy_table(args.accuracy_sizes, ms=[100, 250, 500, 1000, 2000], ds=[500, 1000, 2000, 4000, 8000])
     if args.part in ("all", "scale"):
-        scale_table(args.sizes, args.m, args.repeats, exact_sizes={10_000})
+        scale_table(args.sizes, args.m or 2000, args.repeats, exact_sizes={10_000})
     if args.part == "dask":
-        dask_table(args.sizes, args.m, args.repeats)
+        dask_table(args.n, args.m or 400, args.workers)
 
 
 if __name__ == "__main__":

@@ -149,7 +149,6 @@ class KernelMixin:
             (self._precomputed, "a precomputed kernel matrix must be a dense array"),
             (self.fit_inverse_transform, "the learned pre-image map regresses onto dense samples "
                                          "(scikit-learn refuses it too)"),
-            (self.approximation is not None, "approximation='nystroem' takes dense samples"),
         ):
             if refused:
                 raise TypeError(f"X is a scipy.sparse matrix, but {why}: pass X.toarray().")

@@ -30,6 +30,7 @@ from ._validation import check_n_components, check_rank
 from .denoising import PreimageMixin
 from .learned_preimage import fit_learned_preimage
 from .nystroem import NystroemMixin, landmark_gamma_weights
+from .nystroem_dask import DaskNystroemMixin, is_dask_array
 from .preimage import gamma_weights
 
 __all__ = ["KernelPCA"]
@@ -37,7 +38,7 @@ __all__ = ["KernelPCA"]
 _FLOAT_DTYPES = [np.float64, np.float32]
 
 
-class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class KernelPCA(KernelMixin, NystroemMixin, DaskNystroemMixin, PreimageMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Kernel principal component analysis.
 
     Parameters
@@ -241,7 +242,7 @@ class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeatur
         tags = super().__sklearn_tags__()
         tags.transformer_tags.preserves_dtype = ["float64", "float32"]
         tags.input_tags.pairwise = self._precomputed
-        tags.input_tags.sparse = not (self._precomputed or self.fit_inverse_transform or self.approximation)
+        tags.input_tags.sparse = not (self._precomputed or self.fit_inverse_transform)
         return tags
 
     def fit(self, X, y=None):
@@ -263,11 +264,15 @@ class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeatur
             The fitted estimator.
         """
         self._check_params()
+        if is_dask_array(X):
+            return self._fit_dask(X)
         # a copy: X_fit_ must not change when the caller's array does
         X = validate_data(self, X, dtype=_FLOAT_DTYPES, ensure_min_samples=2, copy=True,
                           accept_sparse=("csr", "csc"))
         if issparse(X):
             self._check_sparse_fit()
+            if self.approximation == "nystroem":
+                X = X.tocsr()  # the Nystroem fit reads chunks of rows
         if self._precomputed and X.shape[1] != X.shape[0]:
             raise ValueError(f"A precomputed kernel matrix must be square, got shape {X.shape}.")
         self._resolve_kernel(X.shape[1])
@@ -336,9 +341,12 @@ class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeatur
             (Nystroem: a second pass over X, by chunks). float32 when X is
             float32.
         """
+        if is_dask_array(X):
+            return self.fit(X).transform(X)
         self.fit(X)
         if self._nystroem:
-            Z = self._project_nystroem(validate_data(self, X, dtype=_FLOAT_DTYPES, reset=False))
+            Z = self._project_nystroem(validate_data(self, X, dtype=_FLOAT_DTYPES, reset=False,
+                                                     accept_sparse=("csr", "csc")))
         else:
             Z = self.alphas_ * self.eigenvalues_
         return Z.astype(self._fit_dtype, copy=False)
@@ -375,5 +383,7 @@ class KernelPCA(KernelMixin, NystroemMixin, PreimageMixin, ClassNamePrefixFeatur
             the training means; float32 when X is float32.
         """
         check_is_fitted(self)
+        if is_dask_array(X):
+            return self._transform_dask(X)
         X = validate_data(self, X, dtype=_FLOAT_DTYPES, reset=False, accept_sparse=("csr", "csc"))
         return self._project(X).astype(X.dtype, copy=False)

@@ -47,6 +47,7 @@ import warnings
 
 import numpy as np
 from scipy.linalg import eigh
+from scipy.sparse import issparse
 from sklearn.cluster import KMeans
 from sklearn.utils import check_random_state
 from sklearn.utils.extmath import svd_flip
@@ -61,6 +62,7 @@ __all__ = [
     "check_n_landmarks",
     "chunk_rows",
     "choose_landmarks",
+    "dense_rows",
     "kernel_column_moments",
     "landmark_gamma_weights",
     "pinv_sqrt_factor",
@@ -114,7 +116,7 @@ def choose_landmarks(X, n_landmarks, method="uniform", random_state=None):
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features)
+    X : ndarray or CSR matrix of shape (n_samples, n_features)
     n_landmarks : int
         m, at most n_samples.
     method : {"uniform", "kmeans"}, default="uniform"
@@ -136,9 +138,14 @@ def choose_landmarks(X, n_landmarks, method="uniform", random_state=None):
         raise ValueError(f"landmarks must be one of {LANDMARK_METHODS}, got {method!r}.")
     rng = check_random_state(random_state)
     if method == "uniform":
-        return np.array(X[rng.permutation(X.shape[0])[:n_landmarks]], dtype=np.float64)
+        return np.array(dense_rows(X[rng.permutation(X.shape[0])[:n_landmarks]]), dtype=np.float64)
     kmeans = KMeans(n_clusters=n_landmarks, n_init=1, random_state=rng)
     return np.asarray(kmeans.fit(X).cluster_centers_, dtype=np.float64)
+
+
+def dense_rows(X):
+    """A block of rows as a dense array: sparse input is densified one chunk at a time."""
+    return X.toarray() if issparse(X) else X
 
 
 def pinv_sqrt_factor(K_mm, rtol=CUTOFF_RTOL):
@@ -285,24 +292,40 @@ class NystroemMixin:
         if self.chunk_size is not None:
             check_int(self.chunk_size, "chunk_size", minimum=1)
 
-    def _fit_nystroem(self, X):
-        """Choose the landmarks, accumulate M by chunks, solve its eigenproblem."""
-        n = X.shape[0]
+    def _nystroem_sizes(self, n):
+        """m and q for n samples, checked."""
         m = check_n_landmarks(self.n_landmarks, self.n_components, n)
         q = check_n_components(self.n_components, min(m, n - 1), f"min(n_landmarks, n_samples - 1) = {min(m, n - 1)}")
-        rows = chunk_rows(m, self.chunk_size)
+        return m, q
+
+    def _fit_nystroem(self, X):
+        """Choose the landmarks, accumulate M by chunks, solve its eigenproblem.
+
+        X is a dense array or a CSR matrix (densified one chunk of rows at a time).
+        """
+        m, q = self._nystroem_sizes(X.shape[0])
         landmarks = choose_landmarks(X, m, self.landmarks, self.random_state)
+        P, K_mm = self._landmark_factor(landmarks)
+        kernel_mean, scatter = kernel_column_moments(
+            lambda rows_X: self._gram(dense_rows(rows_X), landmarks), X, chunk_rows(m, self.chunk_size))
+        return self._solve_landmark_problem(landmarks, P, K_mm, kernel_mean, scatter, X.shape[0], q, X.dtype)
+
+    def _landmark_factor(self, landmarks):
+        """K_mm and its truncated pseudo-inverse square root P (warns if K_mm is not PSD)."""
         K_mm = self._gram(landmarks)
         P, s = pinv_sqrt_factor(K_mm)
-        self._warn_if_landmarks_not_psd(s, m)
+        self._warn_if_landmarks_not_psd(s, landmarks.shape[0])
         if P.shape[1] == 0:
             raise ValueError("The kernel matrix of the landmarks has no positive eigenvalue.")
+        return P, K_mm
 
-        kernel_mean, scatter = kernel_column_moments(lambda rows_X: self._gram(rows_X, landmarks), X, rows)
+    def _solve_landmark_problem(self, landmarks, P, K_mm, kernel_mean, scatter, n, q, dtype):
+        """The m x m eigenproblem of M = P^T S P; sets the fitted attributes, returns q."""
+        m = landmarks.shape[0]
         M = P.T @ scatter @ P  # the scatter of the centred landmark features
         eigenvalues, W = self._solve(M, min(q, M.shape[0]))
         # eigenvalues below the cut-off's error level, or the data's precision, are zero
-        threshold = max(10 * CUTOFF_RTOL * eigenvalues[0], n * np.finfo(X.dtype).eps * np.abs(K_mm).max())
+        threshold = max(10 * CUTOFF_RTOL * eigenvalues[0], n * np.finfo(dtype).eps * np.abs(K_mm).max())
         rank = int(np.count_nonzero(eigenvalues > threshold)) if eigenvalues[0] > 0 else 0
         q = check_rank(
             rank, rank if self.n_components is None else q,
@@ -333,5 +356,5 @@ class NystroemMixin:
     def _project_nystroem(self, X):
         rows = chunk_rows(self.landmarks_.shape[0], self.chunk_size)
         return project_on_landmarks(
-            lambda rows_X: self._gram(rows_X, self.landmarks_), X, self.kernel_mean_, self.alphas_, rows
+            lambda rows_X: self._gram(dense_rows(rows_X), self.landmarks_), X, self.kernel_mean_, self.alphas_, rows
         )

@@ -62,6 +62,6 @@ def test_import_kpca_lib_needs_only_the_core_dependencies():
     # a fresh interpreter: which heavy modules does `import kpca_lib` pull in? (not
     # pandas: scikit-learn imports it whenever it is installed)
     code = ("import sys, kpca_lib; print(sorted(m for m in ('matplotlib', 'PIL', 'ipywidgets', "
-            "'nbformat', 'coursework') if m in sys.modules))")
+            "'nbformat', 'coursework', 'dask', 'distributed') if m in sys.modules))")
     output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert output.stdout.strip() == "[]"

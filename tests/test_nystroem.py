@@ -256,3 +256,37 @@ def test_nystroem_eigenvalues_never_exceed_the_exact_ones(X, c, fraction):
         except ValueError:  # e.g. repeated points: no positive eigenvalue
             return
     assert approximate.eigenvalues_[0] <= exact.eigenvalues_[0] * (1 + 1e-9) + 1e-12
+
+
+def test_sparse_input_equals_the_dense_fit_and_is_densified_by_chunks(toy):
+    import scipy.sparse as sp
+
+    X = toy.X_train.copy()
+    X[np.abs(X) < 0.3] = 0.0  # a genuinely sparse matrix
+    params = dict(kernel=kl.Gaussian(c=0.04), approximation="nystroem", n_landmarks=80, random_state=0,
+                  chunk_size=97)
+    dense = kl.KernelPCA(5, **params).fit(X)
+    for matrix in (sp.csr_matrix(X), sp.csc_array(X), sp.coo_matrix(X)):
+        model = kl.KernelPCA(5, **params).fit(matrix)
+        np.testing.assert_array_equal(model.landmarks_, dense.landmarks_)
+        np.testing.assert_allclose(model.eigenvalues_, dense.eigenvalues_, rtol=1e-12)
+        np.testing.assert_allclose(model.transform(matrix), dense.transform(X), atol=1e-12)
+    np.testing.assert_allclose(kl.KernelPCA(5, **params).fit_transform(sp.csr_matrix(X)), dense.transform(X),
+                               atol=1e-12)
+    kmeans = kl.KernelPCA(5, **dict(params, landmarks="kmeans")).fit(sp.csr_matrix(X))
+    assert kmeans.landmarks_.shape == (80, X.shape[1])
+
+
+def test_bad_sparse_input_gets_a_clear_error(toy):
+    import scipy.sparse as sp
+
+    params = dict(kernel=kl.Gaussian(c=0.04), approximation="nystroem", n_landmarks=20, random_state=0)
+    X = sp.csr_matrix(toy.X_train)
+    X.data[3] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        kl.KernelPCA(2, **params).fit(X)
+    with pytest.raises(ValueError, match="n_landmarks=20 is larger"):
+        kl.KernelPCA(2, **params).fit(sp.csr_matrix(toy.X_train[:10]))
+    model = kl.KernelPCA(2, **params).fit(toy.X_train)
+    with pytest.raises(ValueError, match="features"):
+        model.transform(sp.csr_matrix(toy.X_train[:, :1]))
