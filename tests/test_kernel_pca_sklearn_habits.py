@@ -30,7 +30,10 @@ NAMED = [
 ]
 
 
-@pytest.mark.parametrize(("name", "params", "make_kernel"), NAMED, ids=lambda v: str(v)[:30])
+# ids from the kernel name and its parameters only: a function's repr holds its address,
+# which differs between the processes of pytest-xdist (each must collect the same tests)
+@pytest.mark.parametrize(("name", "params", "make_kernel"), NAMED,
+                         ids=[f"{name}-{params}" for name, params, _ in NAMED])
 def test_kernel_names_equal_the_kernel_objects_and_sklearn(wine, name, params, make_kernel):
     X = wine
     d = X.shape[1]
