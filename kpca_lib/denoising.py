@@ -1,9 +1,11 @@
 """De-noising with a fitted kernel PCA: from projections back to input space.
 
-Two ways back, through one API (:meth:`PreimageMixin.denoise`):
+Three ways back, through one API (:meth:`PreimageMixin.denoise`):
 
 * the fixed-point iteration of Mika et al. (1999) for the Gaussian kernel,
   solved per point (:mod:`kpca_lib.preimage`);
+* the distance-based, non-iterative pre-image of Kwok & Tsang (2004) for
+  the Gaussian kernel (:mod:`kpca_lib.preimage`);
 * the learned pre-image map of Bakir et al. (2004), fitted once, for any
   kernel (:mod:`kpca_lib.learned_preimage`), which is also
   ``inverse_transform``.
@@ -20,7 +22,7 @@ from .learned_preimage import fit_learned_preimage, learned_preimage
 
 __all__ = ["PreimageMixin"]
 
-_METHODS = ("fixed_point", "learned")
+_METHODS = ("fixed_point", "kwok_tsang", "learned")
 _FLOAT_DTYPES = [np.float64, np.float32]
 
 
@@ -82,6 +84,7 @@ class PreimageMixin:
         return_result=False,
         return_history=False,
         method="fixed_point",
+        n_neighbors=10,
     ):
         """De-noise samples: project them, then find pre-images in input space.
 
@@ -91,6 +94,10 @@ class PreimageMixin:
         * ``"fixed_point"``: the fixed-point iteration of Mika et al. (1999),
           see :func:`kpca_lib.preimage.gaussian_fixed_point`. Needs the
           Gaussian kernel.
+        * ``"kwok_tsang"``: the distance-based pre-image of Kwok & Tsang
+          (2004) from the ``n_neighbors`` nearest expansion points, see
+          :func:`kpca_lib.preimage.kwok_tsang`. Gaussian kernel, no
+          iteration.
         * ``"learned"``: the learned pre-image map of Bakir et al. (2004),
           see :meth:`inverse_transform`. Needs ``fit_inverse_transform=True``;
           with q below ``n_components_`` the map is fitted anew on the first
@@ -113,8 +120,11 @@ class PreimageMixin:
         return_history : bool, default=False
             Record the iterates and the objective rho in the result, for
             convergence plots; implies ``return_result`` (fixed point only).
-        method : {"fixed_point", "learned"}, default="fixed_point"
+        method : {"fixed_point", "kwok_tsang", "learned"}, default="fixed_point"
             How the pre-images are found.
+        n_neighbors : int, default=10
+            Neighbours of the Kwok-Tsang pre-image (``method="kwok_tsang"``
+            only).
 
         Returns
         -------
@@ -128,25 +138,42 @@ class PreimageMixin:
         X = validate_data(self, X, dtype=_FLOAT_DTYPES, reset=False)
         if method == "learned":
             return self._denoise_learned(X, q, return_result or return_history)
+        if method == "kwok_tsang":
+            return self._denoise_kwok_tsang(X, q, n_neighbors, return_result or return_history)
         options = dict(max_iter=max_iter, tol=tol, max_restarts=max_restarts, random_state=random_state)
         result = self._denoise_fixed_point(X, q, X if Z0 is None else Z0, options, return_history)
         if return_result or return_history:
             return result
         return result.Z.astype(X.dtype, copy=False)
 
-    def _denoise_fixed_point(self, X, q, Z0, options, return_history):
-        """Pre-images of the first q projections by the fixed-point iteration."""
+    def _check_gaussian(self, what):
         if not isinstance(self.kernel, Gaussian):
             raise TypeError(
-                "denoise needs the Gaussian kernel: the fixed-point iteration "
+                f"denoise needs the Gaussian kernel: {what} "
                 f"is derived for it, and this model uses {self.kernel!r}. "
                 "method='learned' works for every kernel."
             )
+
+    def _denoise_fixed_point(self, X, q, Z0, options, return_history):
+        """Pre-images of the first q projections by the fixed-point iteration."""
+        self._check_gaussian("the fixed-point iteration")
         # the training points (exact) or the landmarks (Nystroem), and their weights
         points, gamma = self._preimage_expansion(self._project(X)[:, :q])
         return preimage.gaussian_fixed_point(
             points, gamma, self.kernel.c, Z0, return_history=return_history, **options
         )
+
+    def _denoise_kwok_tsang(self, X, q, n_neighbors, wants_result):
+        """Pre-images of the first q projections by Kwok and Tsang's distance method."""
+        if wants_result:
+            raise ValueError(
+                "return_result and return_history describe the fixed-point "
+                "iteration; method='kwok_tsang' returns the pre-images only."
+            )
+        self._check_gaussian("the Kwok-Tsang pre-image")
+        points, gamma = self._preimage_expansion(self._project(X)[:, :q])
+        Z = preimage.kwok_tsang(points, gamma, self.kernel.c, n_neighbors=n_neighbors)
+        return Z.astype(X.dtype, copy=False)
 
     def _denoise_learned(self, X, q, wants_result):
         """Pre-images of the first q projections by the learned map."""

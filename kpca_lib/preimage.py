@@ -13,21 +13,23 @@ Mika et al. (1999),
 
     z_{t+1} = sum_i gamma_i k(z_t, x_i) x_i / sum_i gamma_i k(z_t, x_i).
 
-The learned pre-image of Bakir et al. (2004), the other way back, is in
-:mod:`kpca_lib.learned_preimage`.
+The distance-based pre-image of Kwok & Tsang (2004), :func:`kwok_tsang`,
+needs no iteration. The learned pre-image of Bakir et al. (2004), the other
+way back, is in :mod:`kpca_lib.learned_preimage`; the simple baselines are
+in :mod:`kpca_lib.denoising_baselines`.
 """
 
 import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils import check_array, check_random_state
+from sklearn.utils import check_array
 
-from ._validation import check_int, check_real
+from ._fixed_point import FixedPointRun, GaussianExpansion, check_fixed_point_problem
+from ._validation import check_int
 from .kernels import Gaussian
 
-__all__ = ["PreimageResult", "gamma_weights", "gaussian_fixed_point"]
+__all__ = ["PreimageResult", "gamma_weights", "gaussian_fixed_point", "kwok_tsang"]
 
 
 def gamma_weights(alphas, Y):
@@ -115,8 +117,6 @@ class PreimageResult:
     rho_history: np.ndarray | None = None
 
 
-# One vectorised loop whose per-point state (active, converged, restarts, history) every
-# long: step updates; split into parts, that state would have to travel through each of them
 def gaussian_fixed_point(
     X_fit,
     gamma,
@@ -196,146 +196,110 @@ def gaussian_fixed_point(
     >>> result.Z.round(6), bool(result.converged[0])
     (array([[0.5]]), True)
     """
-    X_fit = check_array(X_fit, dtype=np.float64, input_name="X_fit")
-    Z0 = check_array(Z0, dtype=np.float64, input_name="Z0")
-    gamma = check_array(gamma, dtype=np.float64, input_name="gamma")
-    n, d = X_fit.shape
-    m = Z0.shape[0]
-    if Z0.shape[1] != d:
-        raise ValueError(f"Z0 must have {d} features like X_fit, got {Z0.shape[1]}.")
-    if gamma.shape != (m, n):
-        raise ValueError(
-            f"gamma must have shape (n_points, n_samples) = {(m, n)}, got {gamma.shape}."
-        )
-    kernel = Gaussian(c=c)  # validates c
-    c = kernel.c
-    max_iter = check_int(max_iter, "max_iter", minimum=0)
-    tol = check_real(tol, "tol", minimum=0)
-    max_restarts = check_int(max_restarts, "max_restarts", minimum=0)
-    rng = check_random_state(random_state)
-
-    # the iteration commutes with a shift: run it about the data's mean
-    offset = X_fit.mean(axis=0)
-    X_fit = X_fit - offset
-    Z0_given = Z0
-    Z0 = Z0 - offset
-    scale = np.sqrt(np.mean(np.sum(X_fit**2, axis=1)))
-    step_tol = tol * (scale if scale > 0 else 1.0)
-
-    gamma_l1 = np.abs(gamma).sum(axis=1)
-    X_fit_and_ones = np.hstack([X_fit, np.ones((n, 1))])
-    # the exponent -||z - x_i||^2 / c = (2 z.x_i - ||x_i||^2 - ||z||^2) / c
-    # comes from one matrix product, [z, 1, ||z||^2] . [2 x_i, -||x_i||^2, -1] / c
-    X_fit_augmented = np.hstack(
-        [2.0 * X_fit, -np.einsum("ij,ij->i", X_fit, X_fit)[:, np.newaxis], -np.ones((n, 1))]
-    ) / c
-
-    def exponents(Z_rows):
-        squared_norms = np.einsum("ij,ij->i", Z_rows, Z_rows)[:, np.newaxis]
-        Z_augmented = np.hstack([Z_rows, np.ones_like(squared_norms), squared_norms])
-        return Z_augmented @ X_fit_augmented.T
-
-    def weights(Z_rows, gamma_rows, rescale):
-        """w_i = gamma_i k(z, x_i); with rescale, up to a factor per row.
-
-        The kernel values of a point enter only through the ratio, so any
-        factor per row cancels. Rescaling makes the largest value 1: a z far
-        from the data then keeps its weights instead of underflowing to 0.
-        """
-        exponent = exponents(Z_rows)
-        if rescale:
-            exponent -= exponent.max(axis=1, keepdims=True)
-        W = np.exp(exponent, out=exponent)
-        W *= gamma_rows
-        return W
-
-    Z = Z0.copy()
-    start = Z0.copy()
-    active = np.ones(m, dtype=bool)
-    converged = np.zeros(m, dtype=bool)
-    gave_up = np.zeros(m, dtype=bool)
-    n_iter = np.zeros(m, dtype=int)
-    n_restarts = np.zeros(m, dtype=int)
-    Z_history, rho_history = [], []
-
-    def shifted_back():
-        # points at their start (not yet moved, or given up) are returned
-        # exactly there, not off by the round-off of the shift
-        Z_out = Z + offset
-        at_start = gave_up | (n_iter == 0)
-        Z_out[at_start] = Z0_given[at_start]
-        return Z_out
-
-    def record():
-        Z_history.append(shifted_back())
-        # rho(z) = sum_i gamma_i k(z, x_i), from the iteration's own exponents:
-        # the kernel's public call validates its inputs, which cost more than
-        # the iteration itself when the explorers record every step
-        rho_history.append(np.einsum("ij,ij->i", gamma, np.exp(exponents(Z))))
-
-    if return_history:
-        record()
-    for _ in range(max_iter):
-        idx = np.flatnonzero(active)
-        if idx.size == 0:
-            break
-        # while every point is active, use the arrays as they are, uncopied
-        rows = slice(None) if idx.size == m else idx
-        gamma_rows = gamma[rows]
-        W = weights(Z[rows], gamma_rows, rescale=False)
-        # one product gives the numerators and, in the last column, the denominators
-        products = W @ X_fit_and_ones
-        denominator = products[:, -1]
-        # k <= 1, so sum_i |w_i| <= ||gamma||_1: only rows under that cheap
-        # bound can have vanished (or underflowed), and only they are redone,
-        # rescaled, for the exact test
-        vanished = np.abs(denominator) <= 1e-12 * gamma_l1[rows]
-        if vanished.any():
-            suspects = np.flatnonzero(vanished)
-            W = weights(Z[idx[suspects]], gamma_rows[suspects], rescale=True)
-            products[suspects] = W @ X_fit_and_ones
-            vanished[suspects] = np.abs(denominator[suspects]) <= 1e-12 * np.abs(W).sum(axis=1)
-
-        moving = idx
-        if vanished.any():
-            products, denominator, moving = products[~vanished], denominator[~vanished], idx[~vanished]
-        Z_new = products[:, :-1] / denominator[:, np.newaxis]
-        step = np.linalg.norm(Z_new - Z[moving], axis=1)
-        Z[moving] = Z_new
-        n_iter[idx] += 1
-        done = moving[step <= step_tol]
-        converged[done] = True
-        active[done] = False
-
-        # restart from a perturbed start, a bounded number of times
-        lost = idx[vanished]
-        can_retry = n_restarts[lost] < max_restarts
-        retry, given_up = lost[can_retry], lost[~can_retry]
-        n_restarts[retry] += 1
-        Z[retry] = start[retry] + rng.normal(scale=np.sqrt(c / 2), size=(retry.size, d))
-        Z[given_up] = start[given_up]
-        active[given_up] = False
-        gave_up[given_up] = True
-        if return_history:
-            record()
-
-    n_unconverged = int(np.count_nonzero(~converged))
-    if n_unconverged:
-        n_lost = int(np.count_nonzero(gave_up))
-        warnings.warn(
-            f"{n_unconverged} of {m} pre-images did not converge: "
-            f"{n_unconverged - n_lost} reached max_iter={max_iter} and {n_lost} "
-            f"lost their denominator after {max_restarts} restarts. See the "
-            "converged field of the result.",
-            ConvergenceWarning,
-            stacklevel=2,
-        )
-    return PreimageResult(
-        Z=shifted_back(),
-        converged=converged,
-        n_iter=n_iter,
-        n_restarts=n_restarts,
-        Z_history=np.array(Z_history) if return_history else None,
-        rho_history=np.array(rho_history) if return_history else None,
+    X_fit, gamma, c, Z0, max_iter, tol, max_restarts = check_fixed_point_problem(
+        X_fit, gamma, c, Z0, max_iter, tol, max_restarts
     )
+    expansion = GaussianExpansion(X_fit, c)  # the x_i, measured from their mean
+    run = FixedPointRun(expansion, gamma, Z0, c, tol, max_restarts, random_state, return_history)
+    for _ in range(max_iter):
+        rows = run.moving_rows()
+        if rows is None:
+            break
+        # eq-fixed-point: z <- sum_i w_i x_i / sum_i w_i, with w_i = gamma_i k(z, x_i)
+        W = gamma[rows] * expansion.kernel(run.Z[rows])
+        numerator, denominator = expansion.weighted_sums(W)
+        vanished = run.vanished(rows, numerator, denominator)  # restarted below
+        run.advance(numerator[~vanished] / denominator[~vanished, np.newaxis], vanished)
+    return PreimageResult(**run.outcome(max_iter))
 
+
+def kwok_tsang(X_fit, gamma, c, *, n_neighbors=10):
+    """Pre-images for the Gaussian kernel from distances (Kwok & Tsang, 2004).
+
+    Non-iterative, so free of starts and local optima. For each point:
+
+    1. The feature-space distances of ``Psi = sum_i gamma_i phi(x_i)`` to
+       the training images, ``d~_i^2 = ||Psi||^2 + 1 - 2 (K gamma)_i``.
+    2. The n training points nearest in feature space, and their
+       input-space distances to the pre-image: ``d~^2 = 2 - 2 k`` and
+       ``k = exp(-d^2 / c)`` give ``d_i^2 = -c log(1 - d~_i^2 / 2)``.
+    3. The point whose distances to those neighbours best match the d_i:
+       with ``X H = U Lambda V^T`` the SVD of the centred neighbours
+       (columns ``x_i - xbar``), ``Z = Lambda V^T`` are their coordinates
+       and ``d0_i^2 = ||z_i||^2``; the pre-image is
+       ``xbar + U z`` with ``z = -1/2 Lambda^-1 V^T (d^2 - d0^2)``, the
+       least-squares solution of ``||z - z_i||^2 = d_i^2``, in the span of
+       the neighbours.
+
+    Honeine & Richard (2011) review this and the other pre-image methods.
+
+    Parameters
+    ----------
+    X_fit : array-like of shape (n_samples, n_features)
+        The training points x_i (or the landmarks of a Nystroem fit).
+    gamma : array-like of shape (n_points, n_samples)
+        The weights, one row per point, as from :func:`gamma_weights`.
+    c : float
+        Width of the Gaussian kernel ``exp(-||x - y||^2 / c)``, c > 0.
+    n_neighbors : int, default=10
+        The number n of neighbours, 1 <= n <= n_samples; Kwok & Tsang use 10.
+
+    Returns
+    -------
+    Z : ndarray of shape (n_points, n_features)
+        The pre-images.
+
+    Warns
+    -----
+    RuntimeWarning
+        When ``Psi`` is so far from a neighbour's image (``d~^2 >= 2``) that
+        no input distance matches; the distance is then taken very large.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X_fit = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> gamma = np.eye(3)[[1]]                      # Psi = phi(x_2)
+    >>> kwok_tsang(X_fit, gamma, 1.0, n_neighbors=3).round(6) + 0.0
+    array([[1., 0.]])
+    """
+    X_fit = check_array(X_fit, dtype=np.float64, input_name="X_fit")
+    gamma = check_array(gamma, dtype=np.float64, input_name="gamma")
+    n = X_fit.shape[0]
+    if gamma.shape[1] != n:
+        raise ValueError(f"gamma must have one column per training point ({n}), got shape {gamma.shape}.")
+    kernel = Gaussian(c=c)  # validates c
+    n_neighbors = check_int(n_neighbors, "n_neighbors", minimum=1, maximum=n)
+
+    # 1. feature-space distances of Psi to every phi(x_i)
+    K_gamma = gamma @ kernel(X_fit)
+    feature_d2 = np.einsum("ij,ij->i", K_gamma, gamma)[:, np.newaxis] + 1.0 - 2.0 * K_gamma
+    # 2. the nearest n, and their input-space distances
+    index = np.argpartition(feature_d2, n_neighbors - 1, axis=1)[:, :n_neighbors]
+    d2 = _input_distances(np.take_along_axis(feature_d2, index, axis=1), kernel.c)
+    # 3. the point with those distances, in the span of the centred neighbours
+    neighbours = X_fit[index]
+    xbar = neighbours.mean(axis=1)
+    U, Lambda, Vt = np.linalg.svd(np.swapaxes(neighbours - xbar[:, np.newaxis], 1, 2), full_matrices=False)
+    d0_2 = np.sum((Lambda[:, :, np.newaxis] * Vt) ** 2, axis=1)
+    # directions the neighbours do not span (Lambda ~ 0) get no coordinate
+    rank_tol = Lambda.shape[1] * np.finfo(float).eps * Lambda[:, :1]
+    Lambda_inv = np.divide(1.0, Lambda, out=np.zeros_like(Lambda), where=Lambda > rank_tol)
+    z = -0.5 * Lambda_inv * np.einsum("prk,pk->pr", Vt, d2 - d0_2)
+    return xbar + np.einsum("pdr,pr->pd", U, z)
+
+
+def _input_distances(feature_d2, c):
+    """Input-space squared distances from Gaussian feature-space ones, d^2 = -c log(1 - d~^2 / 2)."""
+    # d~^2 is a squared norm: negative only by round-off
+    feature_d2 = np.maximum(feature_d2, 0.0)
+    too_far = feature_d2 >= 2.0
+    if too_far.any():
+        warnings.warn(
+            f"{np.count_nonzero(too_far.any(axis=1))} projections are at feature-space distance >= sqrt(2) "
+            "from a neighbour's image, which no input distance gives; that distance is taken "
+            "as that of k = 1e-300.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    return -c * np.log(np.maximum(1.0 - feature_d2 / 2.0, 1e-300))

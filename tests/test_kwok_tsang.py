@@ -1,0 +1,120 @@
+"""The distance-based pre-image of Kwok & Tsang (2004), against the paper's formulas written plainly."""
+
+import numpy as np
+import pytest
+
+import kpca_lib as kl
+from kpca_lib.datasets import denoising_toy
+from kpca_lib.preimage import gamma_weights, kwok_tsang
+
+
+def kwok_tsang_by_the_paper(X_fit, gamma, c, n_neighbors):
+    """One point at a time, as written in Kwok & Tsang (2004), section 4, for k = exp(-||x - y||^2 / c)."""
+    n = X_fit.shape[0]
+    K = np.array([[np.exp(-np.sum((a - b) ** 2) / c) for b in X_fit] for a in X_fit])
+    pre_images = []
+    for g in gamma:
+        # feature-space squared distances ||P phi(x) - phi(x_i)||^2
+        psi_norm2 = g @ K @ g
+        feature_d2 = np.array([psi_norm2 + K[i, i] - 2 * (K[i] @ g) for i in range(n)])
+        nearest = np.argsort(feature_d2, kind="stable")[:n_neighbors]
+        # Gaussian kernel: d~^2 = 2 - 2 exp(-d^2 / c)
+        d2 = -c * np.log(1 - feature_d2[nearest] / 2)
+        X = X_fit[nearest].T                                  # d x n, the neighbours as columns
+        H = np.eye(n_neighbors) - np.ones((n_neighbors, n_neighbors)) / n_neighbors
+        U, Lambda, Vt = np.linalg.svd(X @ H, full_matrices=False)
+        r = int(np.sum(Lambda > 1e-10 * Lambda[0]))
+        U, Lambda, Vt = U[:, :r], Lambda[:r], Vt[:r]
+        Z = np.diag(Lambda) @ Vt                              # the neighbours' coordinates
+        d0_2 = np.sum(Z**2, axis=0)
+        z = -0.5 * np.diag(1 / Lambda) @ Vt @ (d2 - d0_2)
+        pre_images.append(U @ z + X.mean(axis=1))
+    return np.array(pre_images)
+
+
+@pytest.mark.parametrize(
+    "n_features, sigma, n_neighbors",
+    [(2, 0.1, 10), (2, 0.4, 3), (10, 0.2, 20), (10, 0.2, 5)],  # the last: fewer neighbours than dimensions
+)
+def test_equals_the_papers_formulas(n_features, sigma, n_neighbors):
+    data = denoising_toy(n_features=n_features, sigma=sigma, n_train_per_cluster=15, n_test_per_cluster=2,
+                         random_state=1)
+    c = 2 * n_features * sigma**2
+    kpca = kl.KernelPCA(6, kernel=kl.Gaussian(c=c)).fit(data.X_train)
+    gamma = gamma_weights(kpca.alphas_, kpca.transform(data.X_test))
+    expected = kwok_tsang_by_the_paper(data.X_train, gamma, c, n_neighbors)
+    np.testing.assert_allclose(kwok_tsang(data.X_train, gamma, c, n_neighbors=n_neighbors), expected, atol=1e-9)
+    np.testing.assert_allclose(
+        kpca.denoise(data.X_test, method="kwok_tsang", n_neighbors=n_neighbors), expected, atol=1e-9
+    )
+
+
+def test_the_image_of_a_training_point_gives_the_point_back():
+    # Psi = phi(x_j): the distances are exact, and x_j is one of the neighbours
+    rng = np.random.default_rng(0)
+    X_fit = rng.normal(size=(30, 3))
+    Z = kwok_tsang(X_fit, np.eye(30)[[4, 17]], 2.0, n_neighbors=8)
+    np.testing.assert_allclose(Z, X_fit[[4, 17]], atol=1e-8)
+
+
+def test_exact_distances_to_any_point_of_the_neighbours_span_recover_it():
+    # the pre-image solves ||z - x_i||^2 = d_i^2; with distances of a true point it is that point.
+    # Psi = phi(z) is not in the span of the phi(x_i), but with every training point as neighbour the
+    # input distances come from d~^2 only: build gamma whose Psi has d~_i^2 = 2 - 2 k(z, x_i) exactly
+    rng = np.random.default_rng(1)
+    X_fit = rng.normal(size=(6, 2))
+    z_true = np.array([[0.3, -0.2]])
+    kernel = kl.Gaussian(c=3.0)
+    K = kernel(X_fit)
+    # || Psi - phi(x_i) ||^2 = 2 - 2 k(z, x_i) for all i  <=>  K gamma = k(z) + (||Psi||^2 - 1)/2:
+    # Psi = projection of phi(z) on the span of the phi(x_i) has K gamma = k(z) and ||Psi||^2 <= 1, so
+    # shifting by the constant is needed; solve for gamma with ||Psi||^2 = 1 by a fixed-point on s
+    k_z = kernel(z_true, X_fit)[0]
+    s = 0.0
+    for _ in range(200):
+        gamma = np.linalg.solve(K, k_z + s)
+        s = (gamma @ K @ gamma - 1) / 2
+    np.testing.assert_allclose(gamma @ K @ gamma + 1 - 2 * K @ gamma, 2 - 2 * k_z, atol=1e-10)
+    np.testing.assert_allclose(kwok_tsang(X_fit, gamma[None], 3.0, n_neighbors=6), z_true, atol=1e-6)
+
+
+def test_nystroem_models_use_the_landmarks():
+    data = denoising_toy(sigma=0.1, n_train_per_cluster=20, n_test_per_cluster=2, random_state=2)
+    kpca = kl.KernelPCA(8, kernel=kl.Gaussian(c=0.04), approximation="nystroem", n_landmarks=60,
+                        random_state=0).fit(data.X_train)
+    points, gamma = kpca._preimage_expansion(kpca.transform(data.X_test))
+    assert points.shape[0] == 60
+    np.testing.assert_allclose(kpca.denoise(data.X_test, method="kwok_tsang"),
+                               kwok_tsang_by_the_paper(points, gamma, 0.04, 10), atol=1e-9)
+
+
+def test_a_projection_beyond_every_input_distance_warns():
+    # Psi = phi(x_1) - phi(x_2) with x_1, x_2 far apart: ||Psi - phi(x_2)||^2 = 5 > 2
+    X_fit = np.array([[0.0], [10.0]])
+    with pytest.warns(RuntimeWarning, match="no input distance gives"):
+        Z = kwok_tsang(X_fit, np.array([[1.0, -1.0]]), 1.0, n_neighbors=2)
+    assert np.isfinite(Z).all()
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        (dict(n_neighbors=0), ValueError, "n_neighbors"),
+        (dict(n_neighbors=6), ValueError, "n_neighbors"),
+        (dict(c=-1.0), ValueError, "c"),
+        (dict(gamma=np.ones((1, 4))), ValueError, "one column per training point"),
+    ],
+)
+def test_bad_input(kwargs, error, match):
+    arguments = dict(X_fit=np.arange(10.0).reshape(5, 2), gamma=np.full((1, 5), 0.2), c=1.0, n_neighbors=3)
+    arguments.update(kwargs)
+    with pytest.raises(error, match=match):
+        kwok_tsang(**arguments)
+
+
+def test_denoise_refuses_what_kwok_tsang_cannot_do():
+    X = np.random.default_rng(0).normal(size=(20, 2))
+    with pytest.raises(TypeError, match="Kwok-Tsang pre-image"):
+        kl.KernelPCA(2, kernel=kl.Polynomial(degree=2)).fit(X).denoise(X, method="kwok_tsang")
+    with pytest.raises(ValueError, match="returns the pre-images only"):
+        kl.KernelPCA(2, kernel=kl.Gaussian(c=1.0)).fit(X).denoise(X, method="kwok_tsang", return_result=True)
