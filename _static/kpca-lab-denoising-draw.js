@@ -111,6 +111,7 @@
     ctx.drawImage(background(plane, axes, view), 0, 0, plane.width, plane.cssHeight);
     axes.clip((ctx) => {
       C.discs(ctx, ...pixels(axes, fitted.data.Zlinear, model.nTest), model.nTest, 2.3, C.COLORS.linear);
+      C.discs(ctx, ...pixels(axes, fitted.meanShift.at(settings.n_iter), model.nTest), model.nTest, 1.8, MEAN_SHIFT_COLOUR);
       C.discs(ctx, ...pixels(axes, entry.run.at(settings.n_iter), model.nTest), model.nTest, 2.3, C.COLORS.kernel);
       drawTrajectories(ctx, axes, view);
     });
@@ -200,13 +201,20 @@
     }, view);
   }
 
+  const MEAN_SHIFT_COLOUR = "#e6a100";
+  // four significant digits: the baselines' MSEs span 1e-4 (mean shift at low noise) to 0.6 (the mean)
+  const f4v = (v) => (v >= 0.01 ? v.toFixed(4) : v.toPrecision(3));
+
   function drawNumbers(element, view) {
     const C = core(), N = window.kpcaNumerics, el = C.el;
     const { model, fitted, entry, settings } = view, run = entry.run, t = settings.n_iter, data = fitted.data;
     const nTest = model.nTest, q = entry.q, converged = run.convergedWithin(t);
     const mseKernel = N.meanSquaredDistance(run.at(t), data.clean, nTest, model.d);
     const lost = run.restarts.reduce((s, r) => s + (r > 0 ? 1 : 0), 0);
-    const f4 = (v) => v.toFixed(4);
+    const b = data.baselines, meanShift = fitted.meanShift;
+    const mseMeanShift = meanShift.t >= t || meanShift.finished
+      ? f4v(N.meanSquaredDistance(meanShift.at(t), data.clean, nTest, model.d)) : "computing …";
+    const f4 = f4v;
     const subscript = (k) => String(k).replace(/[0-9]/g, (digit) => "₀₁₂₃₄₅₆₇₈₉"[digit]);
     const mu = Array.from(fitted.fit.eigenvalues.slice(0, q), (v) => C.formatNumber(v, 4)).join(", ");
     const row = (label, value, cls) => el("tr", cls ? { class: cls } : {}, el("td", { text: label }), el("td", { text: value }));
@@ -215,7 +223,11 @@
         el("caption", { text: "MSE to the true centres (" + nTest + " test points)" }),
         el("tbody", {},
           row("noisy points", f4(data.mseNoisy)),
-          row("linear PCA (" + data.linearComponents + " component)", f4(data.mseLinear)),
+          row("training mean", f4(b.mse.mean)),
+          row("nearest training point", f4(b.mse.nearest)),
+          row("kNN average (held-out k = " + b.k + ")", f4(b.mse.knn)),
+          row("linear PCA (held-out q = " + b.linearQ + ")", f4(b.mse.linear)),
+          row("mean shift (γ = 1/n, same c, " + t + " it.)", mseMeanShift),
           row("kernel PCA (q = " + q + ")", f4(mseKernel), "kpca-lab-kernel"))),
       el("div", { text: "converged: " + converged + " of " + nTest + " (" + (converged / nTest).toFixed(3) + ") within " + t + " iterations" }),
     ];
@@ -232,6 +244,6 @@
   }
 
   (window.kpcaDenoising = window.kpcaDenoising || {}).draw = {
-    planeAxes, plane: drawPlane, rho: drawRho, steps: drawSteps, numbers: drawNumbers,
+    planeAxes, plane: drawPlane, rho: drawRho, steps: drawSteps, numbers: drawNumbers, meanShiftColour: MEAN_SHIFT_COLOUR,
   };
 })();

@@ -2,9 +2,12 @@
  * al. rebuilt from the data kpca_lib.explorers.labs.denoising_lab sends, and
  * kernel PCA de-noising of its test points, with caches so that each control
  * answers at the speed it can:
- * - per sigma: the data and the linear PCA de-noising;
- * - per (sigma, c): the kernel PCA fit (12 components) and the projections
- *   Y of the test points (a new kernel and its eigenpairs);
+ * - per sigma: the data and the baselines that need no kernel: the training
+ *   mean, the nearest training point, the kNN average and linear PCA, k and
+ *   q chosen on the validation pairs as kpca_lib.explorers.denoising_baselines;
+ * - per (sigma, c): the kernel PCA fit (12 components), the projections
+ *   Y of the test points (a new kernel and its eigenpairs) and the mean-shift
+ *   run (every gamma_i = 1/n), iterated after the kernel PCA run;
  * - per (sigma, c, q): the fixed-point run, keeping every iterate z_t, so
  *   that the iterations slider only redraws.
  */
@@ -59,14 +62,38 @@
       };
       const train = build(this.noiseTrain, this.payload.n_train_per_cluster, nTrain);
       const test = build(this.noiseTest, this.payload.n_test_per_cluster, nTest);
-      // linear PCA keeps min(q, d - 1) components: all d would return the noisy points
-      const linearComponents = Math.max(Math.min(this.maxComponents, d - 1), 1);
-      const Zlinear = N.pcaReconstruct(N.pcaFit(train.X, nTrain, d), test.X, nTest, linearComponents);
+      const baselines = this.baselines(sigma, train.X, test);
       return remember(this.toys, sigma, {
-        sigma, Xtrain: train.X, Xtest: test.X, clean: test.clean, Zlinear, linearComponents,
+        sigma, Xtrain: train.X, Xtest: test.X, clean: test.clean, baselines,
+        Zlinear: baselines.Z.linear, linearComponents: baselines.linearQ,
         mseNoisy: N.meanSquaredDistance(test.X, test.clean, nTest, d),
-        mseLinear: N.meanSquaredDistance(Zlinear, test.clean, nTest, d),
+        mseLinear: N.meanSquaredDistance(baselines.Z.linear, test.clean, nTest, d),
       }, 8);
+    }
+
+    /**
+     * The baselines without a kernel. k (of payload.knn_k_values, simplest
+     * first) and q (0 .. d) are chosen on two noisy copies of the validation
+     * points, centres plus sigma times payload.validation_noise, by the
+     * one-standard-error rule: no clean data.
+     */
+    baselines(sigma, Xtrain, test) {
+      const N = window.kpcaNumerics, { d, nTrain, nTest, centres } = this, payload = this.payload;
+      const m = this.k * payload.validation_per_cluster, noise = payload.validation_noise;
+      const copy = (offset) => Float64Array.from({ length: m * d }, (_, i) =>
+        centres[Math.floor(i / d / payload.validation_per_cluster) * d + (i % d)] + sigma * noise[offset + i]);
+      const first = copy(0), second = copy(m * d);
+      const ks = payload.knn_k_values, pca = N.pcaFit(Xtrain, nTrain, d);
+      const knnErrors = N.knnAverages(Xtrain, nTrain, d, first, m, ks).map((Z) => N.rowErrors(Z, second, m, d));
+      const k = ks[N.oneStandardErrorChoice(knnErrors)];
+      const qs = Array.from({ length: d + 1 }, (_, q) => q);
+      const linearQ = N.oneStandardErrorChoice(qs.map((q) => N.rowErrors(N.pcaReconstruct(pca, first, m, q), second, m, d)));
+      const [knn, nearest] = N.knnAverages(Xtrain, nTrain, d, test.X, nTest, [k, 1]);
+      const mean = N.pcaReconstruct(pca, test.X, nTest, 0); // q = 0: the training mean
+      const Z = { mean, nearest, knn, linear: N.pcaReconstruct(pca, test.X, nTest, linearQ) };
+      const mse = {};
+      for (const name in Z) mse[name] = N.meanSquaredDistance(Z[name], test.clean, nTest, d);
+      return { k, linearQ, Z, mse };
     }
 
     hasFit(sigma, c) { return this.fits.has(sigma + "|" + c); }
@@ -78,7 +105,10 @@
       const N = window.kpcaNumerics, data = this.toy(sigma);
       const fit = N.kernelPCAFit(data.Xtrain, this.nTrain, this.d, c, this.maxComponents);
       const Y = N.kernelPCAProject(fit, data.Xtest, this.nTest);
-      return remember(this.fits, key, { key, sigma, c, data, fit, Y }, 8);
+      const meanShift = N.meanShiftRun(data.Xtrain, this.nTrain, this.d, this.nTest, c, data.Xtest, {
+        tol: this.payload.tol, maxRestarts: this.payload.max_restarts,
+      });
+      return remember(this.fits, key, { key, sigma, c, data, fit, Y, meanShift }, 8);
     }
 
     /** q as the fit allows it: no more components than eigenvalues above round-off. */
@@ -103,6 +133,13 @@
 
     /** Whether every iteration the lab can show is computed. */
     runDone(run) { return run.t >= this.maxIter || run.finished; }
+
+    /** One step of what is left: the kernel PCA run first, then the mean-shift run; false when both are done. */
+    stepPending(fitted, run) {
+      const next = !this.runDone(run) ? run : !this.runDone(fitted.meanShift) ? fitted.meanShift : null;
+      if (next) next.step();
+      return next !== null;
+    }
 
     /**
      * The pre-image started at a clicked point, iterated to the end: of the

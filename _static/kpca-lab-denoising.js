@@ -98,14 +98,15 @@
       this.root.append(this.controls, el("div", { class: "kpca-lab-body" }, main, side));
       const redraw = () => this.redraw();
       this.plane = new C.Panel(main, {
-        label: "the plane: training points, noisy test points, true centres, linear and kernel PCA pre-images; a click starts a pre-image",
+        label: "the plane: training points, noisy test points, true centres, linear PCA, mean shift and kernel PCA pre-images; a click starts a pre-image",
         height: (width) => width, draw: redraw,
       });
       main.append(C.legend([
         { label: "training points", swatch: "disc", color: COLORS.train },
         { label: "noisy test points", swatch: "disc", color: COLORS.noisy },
         { label: "true centres", swatch: "cross", color: COLORS.centre },
-        { label: "linear PCA pre-images", swatch: "disc", color: COLORS.linear },
+        { label: "linear PCA (held-out q)", swatch: "disc", color: COLORS.linear },
+        { label: "mean shift (γ = 1/n)", swatch: "disc", color: this.draw.meanShiftColour },
         { label: "kernel PCA pre-images", swatch: "disc", color: COLORS.kernel },
         { label: "trajectories z₀ … zₜ from noisy starts (○ start, ★ the marked point)", swatch: "line", color: COLORS.trajectories[0] },
         { label: "your clicks (+ start)", swatch: "line", color: COLORS.click },
@@ -187,10 +188,11 @@
     }
 
     work() {
-      const run = this.current.entry.run, deadline = performance.now() + 8;
-      while (!this.model.runDone(run) && performance.now() < deadline) run.step();
+      const { fitted, entry } = this.current, deadline = performance.now() + 8;
+      let pending = true;
+      while (pending && performance.now() < deadline) pending = this.model.stepPending(fitted, entry.run);
       this.requestDraw(); // the side panels follow the iterations beyond the slider's too
-      if (this.model.runDone(run)) {
+      if (!pending) {
         this.pumping = false;
         this.settleIfDone();
       } else {
@@ -225,7 +227,7 @@
       this.redraw();
       timer.mark("firstDrawMs");
       if (run.t >= settings.n_iter || run.finished) timer.mark("shownMs");
-      if (model.runDone(run)) this.settleIfDone(); else this.pump();
+      this.pump(); // what is left: iterations beyond the slider's, the mean-shift run
     }
 
     // --------------------------------------------------------------- moves
@@ -236,7 +238,7 @@
       this.timer.mark("firstDrawMs");
       const run = this.current.entry.run;
       if (run.t >= this.settings.n_iter || run.finished) this.timer.mark("shownMs");
-      if (this.model.runDone(run)) this.settleIfDone(); else this.pump();
+      this.pump();
     }
 
     componentsMove() {
@@ -302,6 +304,7 @@
         mse_noisy: fitted.data.mseNoisy,
         mse_linear: fitted.data.mseLinear,
         mse_kernel: N.meanSquaredDistance(Z, fitted.data.clean, this.model.nTest, this.model.d),
+        baselines: this.baselineState(t),
         n_converged: run.convergedWithin(t),
         restarted: Array.from(run.restarts.keys()).filter((a) => run.restarts[a] > 0 || run.gaveUpAt[a] >= 0),
         iterations_computed: run.t,
@@ -311,6 +314,17 @@
       };
     }
   }
+
+  /** The baselines the page computed, as plain arrays (for the tests). */
+  DenoisingLab.prototype.baselineState = function (t) {
+    const { fitted } = this.current, b = fitted.data.baselines, ms = fitted.meanShift;
+    return {
+      n_neighbors: b.k, linear_q: b.linearQ, mse: b.mse,
+      Z_mean: Array.from(b.Z.mean), Z_nearest: Array.from(b.Z.nearest), Z_knn: Array.from(b.Z.knn),
+      Z_linear: Array.from(b.Z.linear), Z_mean_shift: Array.from(ms.at(t)), mean_shift_iterations: Math.min(t, ms.t),
+      mean_shift_converged: ms.convergedWithin(t),
+    };
+  };
 
   (window.kpcaLabKinds = window.kpcaLabKinds || {}).denoising = (root, payload) => new DenoisingLab(root, payload);
 })();

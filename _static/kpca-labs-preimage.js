@@ -1,7 +1,8 @@
 /* The labs' pre-images: the fixed-point iteration of Mika et al., computed in the page.
  *
  * As kpca_lib.preimage.gaussian_fixed_point, one step at a time, keeping
- * every iterate.
+ * every iterate; and the baselines it is compared with (mean shift, the
+ * k-nearest-neighbour average, the held-out rule that chooses k and q).
  *
  * Matrices are Float64Arrays in row-major order with their sizes passed
  * beside them. Uses kpca-labs-linalg.js and kpca-labs-kernels.js. The book loads the three numerics files as
@@ -216,5 +217,71 @@
     }
   }
 
-  return { FixedPointRun };
+  // -------------------------------------------------------------------------
+  // The baselines (kpca_lib.denoising_baselines): what a sceptic tries first
+  // -------------------------------------------------------------------------
+
+  /** Mean shift: the fixed-point run with every gamma_i = 1/n, the density term of rho alone. */
+  function meanShiftRun(X, n, d, m, c, Z0, options) {
+    return new FixedPointRun(X, n, d, new Float64Array(m * n).fill(1 / n), m, c, Z0, options);
+  }
+
+  /**
+   * The mean of the k nearest training points (Euclidean, ties to the lower
+   * index) of each of the m points A, for every k of ks at once: one
+   * Float64Array (m x d) per k. k = 1 is the nearest training point, k = n
+   * the training mean.
+   */
+  function knnAverages(X, n, d, A, m, ks) {
+    const kMax = Math.max(...ks), out = ks.map(() => new Float64Array(m * d));
+    const distances = new Float64Array(n), order = new Int32Array(n), sum = new Float64Array(d);
+    for (let a = 0; a < m; a++) {
+      for (let i = 0; i < n; i++) {
+        let s = 0;
+        for (let j = 0; j < d; j++) s += (A[a * d + j] - X[i * d + j]) ** 2;
+        distances[i] = s;
+      }
+      // the kMax nearest: the native sort of the distances gives the kMax-th smallest, then only
+      // the points up to it are ordered (by distance, then index)
+      const limit = distances.slice().sort()[kMax - 1];
+      let count = 0;
+      for (let i = 0; i < n; i++) if (distances[i] <= limit) order[count++] = i;
+      order.subarray(0, count).sort((i, l) => distances[i] - distances[l] || i - l);
+      sum.fill(0);
+      for (let r = 1; r <= kMax; r++) {
+        for (let j = 0; j < d; j++) sum[j] += X[order[r - 1] * d + j];
+        ks.forEach((k, slot) => {
+          if (k === r) for (let j = 0; j < d; j++) out[slot][a * d + j] = sum[j] / k;
+        });
+      }
+    }
+    return out;
+  }
+
+  /** Squared distance of each of the m rows of A to the same row of B. */
+  function rowErrors(A, B, m, d) {
+    const e = new Float64Array(m);
+    for (let a = 0; a < m; a++) for (let j = 0; j < d; j++) e[a] += (A[a * d + j] - B[a * d + j]) ** 2;
+    return e;
+  }
+
+  /**
+   * The paired one-standard-error rule of chapter 5, as
+   * kpca_lib.denoising_baselines.one_standard_error_choice: errors[s] holds
+   * setting s's error per validation point, settings simplest first; returns
+   * the first s with mean(e_s - e_best) <= sd(e_s - e_best) / sqrt(m).
+   */
+  function oneStandardErrorChoice(errors) {
+    const m = errors[0].length, means = errors.map((e) => e.reduce((s, v) => s + v, 0) / m);
+    const best = means.indexOf(Math.min(...means));
+    for (let s = 0; s < errors.length; s++) {
+      let mean = 0, squares = 0;
+      for (let a = 0; a < m; a++) mean += (errors[s][a] - errors[best][a]) / m;
+      for (let a = 0; a < m; a++) squares += (errors[s][a] - errors[best][a] - mean) ** 2;
+      if (mean <= Math.sqrt(squares / (m - 1)) / Math.sqrt(m)) return s;
+    }
+    return best;
+  }
+
+  return { FixedPointRun, meanShiftRun, knnAverages, rowErrors, oneStandardErrorChoice };
 });

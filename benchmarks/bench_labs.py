@@ -9,7 +9,11 @@ Chromium) and measures CPU time, which, unlike the wall-clock times that
 ``tests/test_labs_in_browser.py`` prints, does not grow when other programs
 load the machine. The baseline, measured in the same run, is kpca_lib on
 one BLAS thread: ``KernelPCA(12, arpack).fit`` and ``transform``, then
-``gamma_weights`` and ``gaussian_fixed_point(max_iter=50)``.
+``gamma_weights`` and ``gaussian_fixed_point(max_iter=50)``. The second table
+times the baselines the lab shows beside kernel PCA: those without a kernel
+(a sigma move: the kNN average and linear PCA, k and q chosen on the
+validation pairs) and 50 iterations of mean shift (a sigma or c move), against
+``toy_baselines`` and ``mean_shift(max_iter=50)`` of kpca_lib.
 
 Run: .venv/bin/python benchmarks/bench_labs.py
 """
@@ -21,10 +25,13 @@ import time
 import warnings
 from pathlib import Path
 
+import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from threadpoolctl import threadpool_limits
 
 from kpca_lib import Gaussian, KernelPCA, datasets, preimage
+from kpca_lib.denoising_baselines import mean_shift
+from kpca_lib.explorers.denoising_baselines import K_VALUES, N_VALIDATION_PER_CLUSTER, toy_baselines, validation_noise
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = [(0.1, 0.04, 10), (0.05, 0.01, 10), (0.8, 0.04, 10), (0.4, 0.64, 4), (0.2, 0.001, 12)]
@@ -48,6 +55,21 @@ def library_ms(data, c, q):
     return fit_ms, run_ms
 
 
+def library_baselines_ms(data, sigma, c, noise):
+    """Best CPU ms of kpca_lib's baselines without a kernel, and of 50 mean-shift iterations."""
+    baselines_ms = mean_shift_ms = float("inf")
+    for _ in range(REPEATS):
+        start = time.process_time()
+        toy_baselines(data, sigma, noise)
+        baselines_ms = min(baselines_ms, 1e3 * (time.process_time() - start))
+        start = time.process_time()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            mean_shift(data.X_train, data.X_test, c, max_iter=50)
+        mean_shift_ms = min(mean_shift_ms, 1e3 * (time.process_time() - start))
+    return baselines_ms, mean_shift_ms
+
+
 def main():
     node = shutil.which("node")
     if node is None:
@@ -55,10 +77,15 @@ def main():
     print("CPU ms, best of", REPEATS, "| the page's JavaScript (node) | kpca_lib, 1 thread | ratio")
     print(f"{'sigma':>6} {'c':>6} {'q':>3} | {'kernel+eigenpairs':>17} {'(steps)':>7} "
           f"{'gamma+50 it.':>12} | {'fit+transform':>13} {'fixed point':>11} | {'fit':>5} {'q move':>6}")
+    noise = validation_noise(0, 11, 2)
+    baseline_rows = []
     with threadpool_limits(limits=1, user_api="blas"):
         for sigma, c, q in SETTINGS:
             data = datasets.denoising_toy(sigma=sigma, random_state=0)
+            clean = np.repeat(data.centres, N_VALIDATION_PER_CLUSTER, axis=0)
             request = {"X_train": data.X_train.ravel().tolist(), "X_test": data.X_test.ravel().tolist(),
+                       "first": (clean + sigma * noise[0]).ravel().tolist(),
+                       "second": (clean + sigma * noise[1]).ravel().tolist(), "k_values": list(K_VALUES),
                        "settings": [[c, q]], "repeats": REPEATS}
             result = subprocess.run([node, str(ROOT / "benchmarks" / "labs_cpu.js")],
                                     input=json.dumps(request), capture_output=True, text=True, check=True)
@@ -67,6 +94,14 @@ def main():
             print(f"{sigma:>6} {c:>6} {q:>3} | {ours['fitMs']:>17.0f} {ours['lanczosSteps']:>7} "
                   f"{ours['runMs']:>12.0f} | {fit_ms:>13.0f} {run_ms:>11.0f} | "
                   f"{ours['fitMs'] / fit_ms:>5.2f} {ours['runMs'] / run_ms:>6.2f}")
+            baseline_rows.append((sigma, c, ours, *library_baselines_ms(data, sigma, c, noise)))
+    print("\nthe baselines, CPU ms | the page's JavaScript (node) | kpca_lib, 1 thread | ratio")
+    print(f"{'sigma':>6} {'c':>6} | {'kNN+linear, k/q chosen':>22} {'mean shift 50 it.':>17} | "
+          f"{'toy_baselines':>13} {'mean_shift':>10} | {'kNN+lin':>7} {'m.s.':>5}")
+    for sigma, c, ours, baselines_ms, mean_shift_ms in baseline_rows:
+        print(f"{sigma:>6} {c:>6} | {ours['baselinesMs']:>22.0f} {ours['meanShiftMs']:>17.0f} | "
+              f"{baselines_ms:>13.0f} {mean_shift_ms:>10.0f} | {ours['baselinesMs'] / baselines_ms:>7.2f} "
+              f"{ours['meanShiftMs'] / mean_shift_ms:>5.2f}")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,9 @@
 // CPU milliseconds of the de-noising lab's computing under node, for
-// benchmarks/bench_labs.py: reads {X_train, X_test, settings: [[c, q], ...],
-// repeats} as JSON on stdin; for each setting, the best over the repeats of
+// benchmarks/bench_labs.py: reads {X_train, X_test, first, second, k_values,
+// settings: [[c, q], ...], repeats} as JSON on stdin; for each setting, the
+// kernel fit, the fixed-point run, the baselines without a kernel (a sigma
+// move: k and q chosen on the validation pairs first, second) and 50
+// mean-shift iterations (a sigma or c move), the best over the repeats of
 // the process's CPU time (process.cpuUsage: not the time spent waiting for
 // the processor, which other programs on a busy machine take).
 "use strict";
@@ -17,8 +20,15 @@ function cpuMs(work) {
   const used = process.cpuUsage(start);
   return [(used.user + used.system) / 1000, value];
 }
+const first = Float64Array.from(input.first), second = Float64Array.from(input.second), mv = first.length / 2;
+function baselines() {
+  const ks = input.k_values, pca = N.pcaFit(X, n, 2);
+  const k = ks[N.oneStandardErrorChoice(N.knnAverages(X, n, 2, first, mv, ks).map((Z) => N.rowErrors(Z, second, mv, 2)))];
+  const q = N.oneStandardErrorChoice([0, 1, 2].map((q) => N.rowErrors(N.pcaReconstruct(pca, first, mv, q), second, mv, 2)));
+  return [N.knnAverages(X, n, 2, A, m, [k, 1]), N.pcaReconstruct(pca, A, m, q)];
+}
 const rows = input.settings.map(([c, q]) => {
-  let fitMs = Infinity, runMs = Infinity, fit, run;
+  let fitMs = Infinity, runMs = Infinity, baselinesMs = Infinity, meanShiftMs = Infinity, fit, run;
   for (let r = 0; r < input.repeats; r++) {
     let ms;
     [ms, fit] = cpuMs(() => {
@@ -31,7 +41,9 @@ const rows = input.settings.map(([c, q]) => {
       return new N.FixedPointRun(X, n, 2, gamma, m, c, A).runTo(50);
     });
     runMs = Math.min(runMs, ms);
+    baselinesMs = Math.min(baselinesMs, cpuMs(baselines)[0]);
+    meanShiftMs = Math.min(meanShiftMs, cpuMs(() => N.meanShiftRun(X, n, 2, m, c, A).runTo(50))[0]);
   }
-  return { fitMs, runMs, lanczosSteps: fit.model.lanczos.steps, iterations: run.t };
+  return { fitMs, runMs, baselinesMs, meanShiftMs, lanczosSteps: fit.model.lanczos.steps, iterations: run.t };
 });
 process.stdout.write(JSON.stringify(rows));

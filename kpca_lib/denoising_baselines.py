@@ -5,7 +5,8 @@ using the (noisy) training points ``X_fit`` only:
 
 * :func:`training_mean`: every point becomes the mean of the training points;
 * :func:`nearest_training_point`: the training point nearest in input space;
-* :func:`knn_average`: the mean of the k nearest training points;
+* :func:`knn_average`: the mean of the k nearest training points, k chosen
+  on held-out data by :func:`knn_best_k`;
 * :func:`mean_shift`: the fixed-point iteration of the pre-image with every
   weight ``gamma_i = 1/n``, that is the density term
   ``(1/n) sum_i k(z, x_i)`` of rho alone, with no component at all;
@@ -32,6 +33,7 @@ from ._validation import check_int, check_real
 
 __all__ = [
     "knn_average",
+    "knn_best_k",
     "linear_pca_best_q",
     "linear_pca_denoise",
     "mean_shift",
@@ -317,3 +319,48 @@ def linear_pca_best_q(X_fit, X_val, X_val_second, q_values=None):
         raise ValueError(f"q_values must be a non-empty increasing sequence, got {q_values}.")
     errors = [np.sum((linear_pca_denoise(X_fit, X_val, q) - X_val_second) ** 2, axis=1) for q in q_values]
     return q_values[one_standard_error_choice(errors)]
+
+
+def knn_best_k(X_fit, X_val, X_val_second, k_values=None):
+    """The k of the k-nearest-neighbour average, chosen on held-out data without clean data.
+
+    As :func:`linear_pca_best_q`: de-noise ``X_val`` with every k, score
+    against the second noisy copy ``X_val_second``, keep the simplest k
+    within one standard error of the best. The simplest is the *largest* k,
+    the smoothest average, so ``k_values`` are given largest first.
+
+    Parameters
+    ----------
+    X_fit : array-like of shape (n_samples, n_features)
+        The training points.
+    X_val, X_val_second : array-like of shape (n_points, n_features)
+        Two noisy copies of the same validation points.
+    k_values : sequence of int or None, default=None
+        The candidates, decreasing, each at most n_samples; None tries
+        those of 1000, 300, 100, 30, 10, 3, 1 up to n_samples.
+
+    Returns
+    -------
+    k : int
+        The chosen number of neighbours.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> centres = np.repeat([[0.0, 0.0], [5.0, 5.0]], 100, axis=0)
+    >>> noisy = lambda A: A + 0.3 * rng.standard_normal(A.shape)
+    >>> knn_best_k(noisy(centres), noisy(centres[::4]), noisy(centres[::4]), k_values=(150, 50, 1))
+    50
+    """
+    X_fit, X_val = _check_points(X_fit, X_val)
+    X_val_second = check_array(X_val_second, dtype=np.float64, input_name="X_val_second")
+    if X_val_second.shape != X_val.shape:
+        raise ValueError(f"X_val_second must have the shape of X_val {X_val.shape}, got {X_val_second.shape}.")
+    if k_values is None:
+        k_values = [k for k in (1000, 300, 100, 30, 10, 3, 1) if k <= X_fit.shape[0]]
+    k_values = [int(k) for k in k_values]
+    if not k_values or np.any(np.diff(k_values) >= 0):
+        raise ValueError(f"k_values must be a non-empty decreasing sequence, got {k_values}.")
+    errors = [np.sum((knn_average(X_fit, X_val, k) - X_val_second) ** 2, axis=1) for k in k_values]
+    return k_values[one_standard_error_choice(errors)]

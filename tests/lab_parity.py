@@ -19,7 +19,9 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import Bunch
 
 from kpca_lib import PCA, Gaussian, KernelPCA, datasets, preimage
+from kpca_lib import denoising_baselines as baselines
 from kpca_lib.explorers import squared_distance_scales
+from kpca_lib.explorers.denoising_baselines import toy_baselines
 
 ROOT = Path(__file__).resolve().parents[1]
 STATIC = ROOT / "_static"
@@ -74,12 +76,16 @@ def denoising_reference(payload, sigma, c, n_components, n_iter):
                 max_restarts=payload["max_restarts"],
             )
         Z, converged, restarted = result.Z, result.converged, result.n_restarts > 0
-    pca = PCA(n_components=2).fit(data.X_train)
-    components = pca.components_[:1]  # linear PCA keeps min(q, d - 1) = 1 component in 2-D
-    Z_linear = (data.X_test - pca.mean_) @ components.T @ components + pca.mean_
+    # the baselines, on the validation noise the page was sent
+    noise = np.array(payload["validation_noise"]).reshape(2, -1, data.X_train.shape[1])
+    chosen = toy_baselines(data, sigma, noise)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        Z_mean_shift = baselines.mean_shift(data.X_train, data.X_test, c, max_iter=n_iter, tol=payload["tol"])
     return Bunch(
         data=data, kpca=kpca, q=q, c=c, eigenvalues=kpca.eigenvalues_, alphas=kpca.alphas_,
-        gamma=gamma, Z_kernel=Z, converged=converged, restarted=restarted, Z_linear=Z_linear,
+        gamma=gamma, Z_kernel=Z, converged=converged, restarted=restarted, Z_linear=chosen.Z["linear PCA"],
+        baselines=chosen, Z_mean_shift=Z_mean_shift,
     )
 
 
@@ -158,6 +164,7 @@ def check_denoising(page, index, settings_list=None):
             "alphas": float(np.max(np.abs(alphas - reference.alphas[:, :q])) / np.abs(reference.alphas[:, :q]).max()),
             "pre-images": float(np.max(np.abs(Z - reference.Z_kernel)[kept])),
             "linear PCA": float(np.max(np.abs(np.array(state["Z_linear"]).reshape(-1, 2) - reference.Z_linear))),
+            **baseline_errors(state["baselines"], reference),
             "converged": (state["n_converged"], int(reference.converged.sum())),
             "restarted": int((~kept).sum()),
         }
@@ -167,12 +174,31 @@ def check_denoising(page, index, settings_list=None):
         assert errors["alphas"] <= ALPHA_RTOL, errors
         assert errors["pre-images"] <= PREIMAGE_ATOL, errors
         assert errors["linear PCA"] <= 1e-10, errors
+        assert errors["held-out k, q"] == (reference.baselines.n_neighbors, reference.baselines.linear_q), errors
+        assert max(errors["kNN, nearest, mean"], errors["baseline MSEs"]) <= 1e-10, errors
+        assert errors["mean shift"] <= PREIMAGE_ATOL, errors
         assert state["n_converged"] == int(reference.converged.sum()), errors
         mse_kernel = float(np.mean(np.sum((reference.Z_kernel - reference.data.X_test_clean) ** 2, axis=1)))
         if kept.all():
             assert abs(state["mse_kernel"] - mse_kernel) <= 1e-6, (state["mse_kernel"], mse_kernel)
     page.evaluate("([i, s]) => window.kpcaLabs[i].set(s)", [index, initial])
     return report
+
+
+def baseline_errors(ours, reference):
+    """The page's baselines against kpca_lib's: held-out choices, points, MSEs."""
+    chosen, clean = reference.baselines, reference.data.X_test_clean
+    points = {"knn": chosen.Z["kNN average"], "nearest": chosen.Z["nearest training point"],
+              "mean": chosen.Z["training mean"]}
+    mse = {**points, "linear": chosen.Z["linear PCA"]}
+    return {
+        "held-out k, q": (ours["n_neighbors"], ours["linear_q"]),
+        "kNN, nearest, mean": max(float(np.max(np.abs(np.array(ours["Z_" + name]).reshape(-1, 2) - Z)))
+                                  for name, Z in points.items()),
+        "baseline MSEs": max(abs(ours["mse"][name] - float(np.mean(np.sum((Z - clean) ** 2, axis=1))))
+                             for name, Z in mse.items()),
+        "mean shift": float(np.max(np.abs(np.array(ours["Z_mean_shift"]).reshape(-1, 2) - reference.Z_mean_shift))),
+    }
 
 
 def check_gram(page, index, c_values=None):

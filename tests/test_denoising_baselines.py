@@ -97,6 +97,18 @@ def test_linear_pca_best_q_finds_the_dimension_of_the_signal():
     assert baselines.linear_pca_best_q(blob, noisy(centre), noisy(centre)) == 0
 
 
+def test_knn_best_k_never_averages_across_separated_clusters():
+    # two clusters of 100 points: k = 150 mixes them, k = 50 averages within one, k = 1 keeps the noise
+    rng = np.random.default_rng(4)
+    centres = np.repeat([[0.0, 0.0], [5.0, 5.0]], 100, axis=0)
+
+    def noisy(A):
+        return A + 0.3 * rng.standard_normal(A.shape)
+
+    val = centres[::2]
+    assert baselines.knn_best_k(noisy(centres), noisy(val), noisy(val), k_values=(150, 50, 1)) == 50
+
+
 @pytest.mark.parametrize(
     "call, error, match",
     [
@@ -109,6 +121,7 @@ def test_linear_pca_best_q_finds_the_dimension_of_the_signal():
         (lambda X: baselines.linear_pca_best_q(X, X, X[:2]), ValueError, "X_val_second"),
         (lambda X: baselines.linear_pca_best_q(X, X, X, q_values=[1, 0]), ValueError, "increasing"),
         (lambda X: baselines.one_standard_error_choice([[1.0], [2.0]]), ValueError, "at least 2"),
+        (lambda X: baselines.knn_best_k(X, X, X, k_values=(1, 3)), ValueError, "decreasing"),
     ],
 )
 def test_bad_input(call, error, match):

@@ -7,7 +7,9 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 
 from kpca_lib import PCA, Gaussian, KernelPCA, datasets
+from kpca_lib import denoising_baselines as baselines
 from kpca_lib.explorers import ToyDenoiser, mean_squared_distance
+from kpca_lib.explorers.denoising_baselines import K_VALUES, validation_noise
 
 SIGMA, C = 0.1, 0.04  # c = 2 d sigma^2 with d = 2
 
@@ -37,19 +39,36 @@ def test_kernel_denoising_equals_direct_kernel_pca(explorer, direct):
         np.testing.assert_array_equal(state.X_test, data.X_test)
 
 
-def test_linear_denoising_and_distances(explorer, direct):
+def test_baselines_are_the_library_baselines_at_held_out_settings(explorer, direct):
+    # the widget's baselines: linear PCA at its held-out q, the kNN average at its held-out k,
+    # mean shift with the same c and iterations, each as kpca_lib.denoising_baselines computes it
     data, _ = direct
     state = explorer.compute(SIGMA, C, n_components=1, max_iter=10)
-    pca = PCA(n_components=1).fit(data.X_train)
-    Z_linear = pca.inverse_transform(pca.transform(data.X_test))
+    clean = np.repeat(data.centres, 11, axis=0)
+    noise = validation_noise(0, 11, 2)
+    first, second = clean + SIGMA * noise[0], clean + SIGMA * noise[1]
+    assert state.linear_q == baselines.linear_pca_best_q(data.X_train, first, second)
+    assert state.n_neighbors == baselines.knn_best_k(data.X_train, first, second, K_VALUES)
+    pca = PCA(n_components=2).fit(data.X_train)
+    components = pca.components_[: state.linear_q]
+    Z_linear = (data.X_test - pca.mean_) @ components.T @ components + pca.mean_
     np.testing.assert_allclose(state.Z_linear, Z_linear, atol=1e-12)
     expected = np.mean(np.sum((Z_linear - data.X_test_clean) ** 2, axis=1))
     assert state.mse_linear == pytest.approx(expected)
     assert state.ratio == pytest.approx(state.mse_linear / state.mse_kernel)
-    # linear PCA keeps at most d - 1 = 1 component, whatever q
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        np.testing.assert_allclose(state.Z_mean_shift, baselines.mean_shift(data.X_train, data.X_test, C, max_iter=10))
+    knn = baselines.knn_average(data.X_train, data.X_test, state.n_neighbors)
+    expected = {"noisy points": data.X_test, "training mean": np.tile(data.X_train.mean(axis=0), (363, 1)),
+                "kNN": knn, "linear PCA": Z_linear, "mean shift": state.Z_mean_shift}
+    for name, Z in expected.items():
+        [label] = [label for label in state.mse_baselines if label.startswith(name)]
+        assert state.mse_baselines[label] == pytest.approx(mean_squared_distance(Z, data.X_test_clean))
+    assert len(state.mse_baselines) == 6
+    # none of them depends on q
     state_q3 = explorer.compute(SIGMA, C, n_components=3, max_iter=10)
-    np.testing.assert_array_equal(state_q3.Z_linear, state.Z_linear)
-    assert not np.allclose(state_q3.Z_linear, data.X_test)
+    assert state_q3.mse_baselines == state.mse_baselines
 
 
 def test_changing_components_or_iterations_does_not_refit():
@@ -257,3 +276,12 @@ def test_rings_components_ignore_a_global_pandas_output():
     assert isinstance(result.Z_train, np.ndarray)
     np.testing.assert_allclose(result.Z_test, expected.Z_test)
     assert result.accuracy == expected.accuracy
+
+
+def test_the_browser_lab_is_sent_the_widgets_validation_noise():
+    # the lab chooses k and q in the page from this noise; the widget from validation_noise itself
+    from kpca_lib.explorers import denoising_lab
+
+    payload = denoising_lab().payload
+    np.testing.assert_array_equal(payload["validation_noise"], validation_noise(0, 11, 2).ravel())
+    assert payload["validation_per_cluster"] == 11 and payload["knn_k_values"] == list(K_VALUES)

@@ -16,11 +16,11 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import Bunch, check_random_state
 from threadpoolctl import threadpool_limits
 
-from .. import datasets, preimage
+from .. import datasets, denoising_baselines, preimage
 from .._validation import check_int, check_real
 from ..kernel_pca import KernelPCA
 from ..kernels import Gaussian
-from ..pca import PCA
+from .denoising_baselines import baseline_label, toy_baselines, validation_noise
 
 __all__ = [
     "mean_squared_distance",
@@ -71,19 +71,28 @@ class DenoisingState:
     sigma, c : float
         Noise level of the data and width of the Gaussian kernel.
     n_components : int
-        Components q used by kernel PCA. Linear PCA keeps
-        ``min(q, d - 1)`` (at least one): keeping all d components would
-        return the noisy points unchanged.
+        Components q used by kernel PCA.
     max_iter : int
         Fixed-point iterations at most (0: the pre-images are the starts).
     X_train, X_test, X_test_clean : ndarray
         The training points, the noisy test points and their true centres.
     Z_linear, Z_kernel : ndarray of shape (n_test, n_features)
-        The test points de-noised by linear PCA and by kernel PCA.
+        The test points de-noised by linear PCA at its held-out q
+        (``linear_q``) and by kernel PCA.
     mse_linear, mse_kernel : float
         Mean squared distance of each de-noised set to the true centres.
     ratio : float
         ``mse_linear / mse_kernel``, the quantity of Table 1 of Mika et al.
+    linear_q, n_neighbors : int
+        The held-out q of linear PCA and k of the kNN average
+        (:mod:`kpca_lib.explorers.denoising_baselines`).
+    Z_mean_shift : ndarray of shape (n_test, n_features)
+        Mean shift (every gamma_i = 1/n) from the noisy points, with the
+        same c and the same number of iterations as kernel PCA.
+    mse_baselines : dict
+        Mean squared distance to the true centres of every baseline (noisy
+        points, training mean, nearest training point, kNN average, linear
+        PCA, mean shift), by its label.
     converged_fraction : float
         Fraction of kernel PCA pre-images that met the convergence test
         within ``max_iter`` iterations.
@@ -116,6 +125,10 @@ class DenoisingState:
     mse_linear: float
     mse_kernel: float
     ratio: float
+    linear_q: int
+    n_neighbors: int
+    Z_mean_shift: np.ndarray
+    mse_baselines: dict
     converged_fraction: float
     trajectory_point: np.ndarray
     trajectories: np.ndarray
@@ -202,6 +215,7 @@ class ToyDenoiser:
         self.trajectory_points = check_trajectory_points(trajectory_points, n_test)
         # least recently used (sigma, c) pairs are dropped first
         self._fit_cached = functools.lru_cache(maxsize=self.cache_size)(self._fit)
+        self._mean_shift_cached = functools.lru_cache(maxsize=4 * self.cache_size)(self._mean_shift)
         self.n_fits_ = 0
 
     def fitted(self, sigma, c):
@@ -212,9 +226,10 @@ class ToyDenoiser:
         sklearn.utils.Bunch
             ``data`` (the Bunch of ``denoising_toy``), ``kpca`` (the fitted
             :class:`~kpca_lib.KernelPCA`), ``Y`` (the projections of the
-            test points on every fitted component), ``linear_Z`` (linear PCA
-            de-noising for q = 1 .. max(d - 1, 1)) and ``starts`` (the
-            random starts of the convergence plot).
+            test points on every fitted component), ``baselines`` (the
+            held-out k and q and the baselines' pre-images, from
+            :func:`~kpca_lib.explorers.denoising_baselines.toy_baselines`)
+            and ``starts`` (the random starts of the convergence plot).
         """
         sigma = check_real(sigma, "sigma", minimum=0, strict=True)
         c = check_real(c, "c", minimum=0, strict=True)
@@ -236,16 +251,21 @@ class ToyDenoiser:
             ).set_output(transform="default")
             kpca.fit(data.X_train)
             Y = kpca.transform(data.X_test)
-        pca = PCA(n_components=self.n_features).fit(data.X_train)
-        linear_Z = [
-            _linear_denoise(pca, data.X_test, q) for q in range(1, self._max_linear + 1)
-        ]
+        noise = validation_noise(self.random_state, data.centres.shape[0], self.n_features)
+        chosen = toy_baselines(data, sigma, noise)
         # starts drawn uniformly over the box that holds the training data
         rng = check_random_state(self.random_state)
         low, high = data.X_train.min(axis=0), data.X_train.max(axis=0)
         starts = rng.uniform(low, high, size=(self.n_starts, self.n_features))
 
-        return Bunch(data=data, kpca=kpca, Y=Y, linear_Z=linear_Z, starts=starts)
+        return Bunch(data=data, kpca=kpca, Y=Y, baselines=chosen, starts=starts)
+
+    def _mean_shift(self, sigma, c, max_iter):
+        """Mean shift of the test points, per (sigma, c, iterations): it does not depend on q."""
+        data = self.fitted(sigma, c).data
+        with warnings.catch_warnings(), threadpool_limits(limits=1, user_api="blas"):
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            return denoising_baselines.mean_shift(data.X_train, data.X_test, c, max_iter=max_iter, tol=self.tol)
 
     def compute(self, sigma, c, n_components, max_iter):
         """De-noise the test points for one setting of the sliders.
@@ -297,7 +317,13 @@ class ToyDenoiser:
         trajectories, rho = _pad_history(trajectory.Z_history, trajectory.rho_history, max_iter)
         noisy_trajectories, noisy_rho = _pad_history(noisy.Z_history, noisy.rho_history, max_iter)
 
-        Z_linear = fitted.linear_Z[min(q, self._max_linear) - 1]
+        chosen = fitted.baselines
+        Z_mean_shift = self._mean_shift_cached(float(sigma), float(c), max_iter)
+        mse_baselines = {
+            baseline_label(name, chosen): mean_squared_distance(Z, data.X_test_clean)
+            for name, Z in {**chosen.Z, "mean shift": Z_mean_shift}.items()
+        }
+        Z_linear = chosen.Z["linear PCA"]
         mse_linear = mean_squared_distance(Z_linear, data.X_test_clean)
         mse_kernel = mean_squared_distance(result.Z, data.X_test_clean)
         return DenoisingState(
@@ -305,20 +331,18 @@ class ToyDenoiser:
             X_train=data.X_train, X_test=data.X_test, X_test_clean=data.X_test_clean,
             Z_linear=Z_linear, Z_kernel=result.Z, mse_linear=mse_linear, mse_kernel=mse_kernel,
             ratio=mse_linear / mse_kernel if mse_kernel > 0 else np.inf,
+            linear_q=chosen.linear_q, n_neighbors=chosen.n_neighbors,
+            Z_mean_shift=Z_mean_shift, mse_baselines=mse_baselines,
             converged_fraction=float(np.mean(result.converged)),
             trajectory_point=data.X_test[0], trajectories=trajectories, rho=rho,
             noisy_trajectories=noisy_trajectories, noisy_rho=noisy_rho,
             trajectory_indices=self.trajectory_points,
         )
 
-    @property
-    def _max_linear(self):
-        """Linear components at most: all d would leave the points as they are."""
-        return max(self.n_features - 1, 1)
-
     def clear_cache(self):
         """Forget every (sigma, c) fit."""
         self._fit_cached.cache_clear()
+        self._mean_shift_cached.cache_clear()
 
 
 def check_trajectory_points(trajectory_points, n_test):
@@ -339,12 +363,6 @@ def check_trajectory_points(trajectory_points, n_test):
             f"got {trajectory_points!r}."
         )
     return points
-
-
-def _linear_denoise(pca, X, q):
-    """Project X on the first q principal components and map back."""
-    components = pca.components_[:q]
-    return (X - pca.mean_) @ components.T @ components + pca.mean_
 
 
 def _pad_history(Z_history, rho_history, max_iter):

@@ -12,7 +12,7 @@ from .denoising import SIGMAS, ToyDenoiser
 from .explorer import Explorer
 from .static import LiveRange, Slider
 
-__all__ = ["draw_denoising", "denoising_explorer", "WIDTH_CHOICES"]
+__all__ = ["draw_denoising", "denoising_caption", "denoising_explorer", "WIDTH_CHOICES"]
 
 # the width toggle: c from its slider, or the rule c = 2 d sigma^2 of Mika et al.
 WIDTH_CHOICES = ("slider", "2 d σ²")
@@ -25,8 +25,9 @@ def draw_denoising(axes, state):
     Parameters
     ----------
     axes : sequence of three matplotlib Axes
-        The plane (noisy points, true centres, linear and kernel PCA
-        pre-images, and the trajectories from the noisy starts of
+        The plane (noisy points, linear PCA at its held-out q, kernel PCA
+        pre-images, true centres, mean shift from the noisy points, and the
+        trajectories from the noisy starts of
         ``state.trajectory_indices``); ``rho(z_t)`` along those
         trajectories (solid) and along the random starts of the first test
         point (dotted); the step sizes ``||z_{t+1} - z_t||`` of the noisy
@@ -37,14 +38,17 @@ def draw_denoising(axes, state):
     Returns
     -------
     str
-        The mean squared distances and the fraction converged.
+        The mean squared distances of kernel PCA and the baselines, and the
+        fraction converged (:func:`denoising_caption`).
     """
     ax_points, ax_rho, ax_steps = axes
     ax_points.scatter(*state.X_test.T, s=4, c="0.7", label="noisy test points")
-    ax_points.scatter(*state.Z_linear.T, s=5, c="tab:blue", label="linear PCA")
+    ax_points.scatter(*state.Z_linear.T, s=5, c="tab:blue", label=f"linear PCA, q = {state.linear_q}")
     ax_points.scatter(*state.Z_kernel.T, s=5, c="tab:red", label="kernel PCA")
     ax_points.scatter(*np.unique(state.X_test_clean, axis=0).T, marker="x", s=30, c="k",
                       label="true centres")
+    ax_points.scatter(*state.Z_mean_shift.T, s=9, marker="+", lw=0.6, c="tab:orange",
+                      label="mean shift (γ = 1/n)")
     for j, colour in zip(range(state.noisy_trajectories.shape[1]), _COLOURS):
         path = state.noisy_trajectories[:, j]
         ax_points.plot(*path.T, "-", c=colour, lw=1.2, label="from noisy starts" if j == 0 else None)
@@ -52,8 +56,7 @@ def draw_denoising(axes, state):
     ax_points.set(xlim=(-1.8, 1.8), ylim=(-1.8, 1.8), aspect="equal", xticks=[], yticks=[],
                   title=f"$\\sigma$={state.sigma:.3g}, c={state.c:.3g}, q={state.n_components}, "
                         f"{state.max_iter} it.")
-    ax_points.set_xlabel(f"MSE linear {state.mse_linear:.4f}, kernel {state.mse_kernel:.4f}\n"
-                         f"converged {state.converged_fraction:.2f}", fontsize=9)
+    ax_points.set_xlabel(denoising_caption(state).replace("; ", "\n"), fontsize=8)
     # the legend below the plane, never over the data
     ax_points.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=2, fontsize=7,
                      markerscale=2, frameon=False)
@@ -72,7 +75,23 @@ def draw_denoising(axes, state):
     ax_steps.set(title="step size $\\|z_{t+1} - z_t\\|$, noisy starts", xlabel="iteration t",
                  ylim=(1e-8, 10), xlim=(0, max(state.max_iter, 1)))
     ax_steps.title.set_fontsize(9)
-    return (f"MSE linear {state.mse_linear:.4f}, kernel {state.mse_kernel:.4f}, "
+    return denoising_caption(state)
+
+
+def denoising_caption(state):
+    """The MSEs to the true centres: kernel PCA, then every baseline; the fraction converged.
+
+    Examples
+    --------
+    >>> from kpca_lib.explorers import ToyDenoiser
+    >>> state = ToyDenoiser(max_components=2, n_starts=1).compute(0.1, 0.04, 2, 0)
+    >>> print(denoising_caption(state))  # doctest: +ELLIPSIS
+    MSE kernel PCA 0.0178; mean shift 0.0178, kNN (k = ...) 0.0..., linear (q = 2) 0.0178; ...
+    """
+    mse = dict(zip(("noisy", "mean", "nearest", "knn", "linear", "mean shift"), state.mse_baselines.values()))
+    return (f"MSE kernel PCA {state.mse_kernel:.4f}; mean shift {mse['mean shift']:.4f}, "
+            f"kNN (k = {state.n_neighbors}) {mse['knn']:.4f}, linear (q = {state.linear_q}) {mse['linear']:.4f}; "
+            f"nearest point {mse['nearest']:.4f}, training mean {mse['mean']:.4f}, noisy {mse['noisy']:.4f}; "
             f"converged {state.converged_fraction:.2f}")
 
 

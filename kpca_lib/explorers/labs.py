@@ -15,6 +15,7 @@ from .._validation import check_int, check_real
 from ..datasets.chapters_4_5 import _denoising_toy_draws
 from .browser import BrowserExplorer
 from .denoising import SIGMAS, check_trajectory_points
+from .denoising_baselines import K_VALUES, N_VALIDATION_PER_CLUSTER, validation_noise
 
 __all__ = ["denoising_lab", "gram_spectrum_lab", "pca_lab"]
 
@@ -56,7 +57,10 @@ def denoising_lab(
 
     The page draws the 2-D toy of :func:`kpca_lib.datasets.denoising_toy`
     (11 clusters, 1100 training and 363 test points) and de-noises the test
-    points by linear PCA (one component) and by kernel PCA with q of 12
+    points by the baselines of :mod:`kpca_lib.explorers.denoising_baselines`
+    (the training mean, the nearest training point, the kNN average and
+    linear PCA, k and q chosen in the page on noisy validation pairs; mean
+    shift with the same c and iterations) and by kernel PCA with q of 12
     fitted components and the fixed-point iteration of Mika et al., as
     ``KernelPCA(12, Gaussian(c)).fit(X_train)``,
     :func:`~kpca_lib.preimage.gamma_weights` and
@@ -179,6 +183,10 @@ def _toy_payload(random_state):
         "n_train_per_cluster": _TOY["n_train_per_cluster"],
         "n_test_per_cluster": _TOY["n_test_per_cluster"],
         "random_state": random_state,
+        # the baselines' validation pairs: unit noise of two copies of 11 points per cluster
+        "validation_noise": validation_noise(random_state, _TOY["n_clusters"], _TOY["n_features"]).ravel(),
+        "validation_per_cluster": N_VALIDATION_PER_CLUSTER,
+        "knn_k_values": list(K_VALUES),
     }
 
 

@@ -254,3 +254,50 @@ test("pcaFit and pcaReconstruct: covariance by n, sign convention, exact reconst
   }
   assert.equal(N.meanSquaredDistance(Float64Array.of(0, 1, 2, 0), new Float64Array(4), 2, 2), 2.5);
 });
+
+// ---------------------------------------------------------------- the baselines
+test("knnAverages: k = 1 and k = 3 by brute force, k = n is the mean", () => {
+  const n = 9, d = 3, m = 4, X = randomMatrix(n, d, 21), A = randomMatrix(m, d, 22);
+  const [one, three, all] = N.knnAverages(X, n, d, A, m, [1, 3, n]);
+  for (let a = 0; a < m; a++) {
+    const distances = Array.from({ length: n }, (_, i) => {
+      let s = 0;
+      for (let j = 0; j < d; j++) s += (A[a * d + j] - X[i * d + j]) ** 2;
+      return [s, i];
+    }).sort((u, v) => u[0] - v[0]);
+    for (let j = 0; j < d; j++) {
+      assert.equal(one[a * d + j], X[distances[0][1] * d + j]);
+      const mean3 = (X[distances[0][1] * d + j] + X[distances[1][1] * d + j] + X[distances[2][1] * d + j]) / 3;
+      assert.ok(Math.abs(three[a * d + j] - mean3) < 1e-15);
+      let mean = 0;
+      for (let i = 0; i < n; i++) mean += X[i * d + j] / n;
+      assert.ok(Math.abs(all[a * d + j] - mean) < 1e-15);
+    }
+  }
+});
+
+test("meanShiftRun converges to fixed points of the kernel-weighted mean", () => {
+  const n = 30, d = 2, m = 5, c = 0.3, X = randomMatrix(n, d, 23), A = randomMatrix(m, d, 24);
+  const run = N.meanShiftRun(X, n, d, m, c, A, { tol: 1e-12 }).runTo(2000);
+  assert.ok(run.finished && run.convergedWithin(run.t) === m);
+  const Z = run.at(run.t);
+  for (let a = 0; a < m; a++) {
+    let den = 0;
+    const num = [0, 0];
+    for (let i = 0; i < n; i++) {
+      const w = Math.exp(-((Z[2 * a] - X[2 * i]) ** 2 + (Z[2 * a + 1] - X[2 * i + 1]) ** 2) / c);
+      den += w; num[0] += w * X[2 * i]; num[1] += w * X[2 * i + 1];
+    }
+    assert.ok(Math.abs(num[0] / den - Z[2 * a]) < 1e-10 && Math.abs(num[1] / den - Z[2 * a + 1]) < 1e-10);
+  }
+});
+
+test("oneStandardErrorChoice keeps the simplest setting within one standard error", () => {
+  // setting 1 is the best; setting 0 exceeds it by 0.1 on average, with standard error 0.2 / sqrt(3)
+  const errors = [[1.0, 1.3, 0.8], [0.9, 1.0, 0.9], [3.0, 3.0, 3.0]].map((e) => Float64Array.from(e));
+  assert.equal(N.oneStandardErrorChoice(errors), 0);
+  // setting 0 now exceeds it by 0.1 on every point: no spread, so it is out
+  errors[0] = Float64Array.from([1.0, 1.1, 1.0]);
+  assert.equal(N.oneStandardErrorChoice(errors), 1);
+  assert.deepEqual(Array.from(N.rowErrors(Float64Array.from([0, 0, 1, 1]), Float64Array.from([3, 4, 1, 2]), 2, 2)), [25, 1]);
+});
