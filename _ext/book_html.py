@@ -13,7 +13,15 @@ pydata-sphinx-theme) writes, found by ``tests/test_book_in_browser.py``:
   navigation: without MathJax they show as raw TeX. MathJax goes on every page.
 - With no ``default_mode``, the theme's script logs "Got invalid theme
   mode" on a reader's first visit and falls back to "auto"; we say "auto".
+
+And one of reading order: the pages after the last appendix (the library's
+reference, the instructor guide) are not the next chapter of a student's
+reading, so "Next" at the end of appendix C leads nowhere, and those pages
+have no "Previous" and "Next" between them and the chapters.
 """
+
+# pages outside the students' reading order (see _toc.yml)
+OUTSIDE_READING_ORDER = ("api", "instructor_guide")
 
 
 def drop_duplicate_scripts(app, pagename, templatename, context, doctree):
@@ -35,6 +43,20 @@ def drop_duplicate_scripts(app, pagename, templatename, context, doctree):
     scripts[:] = unique
 
 
+def _page_of(link):
+    """The page name a relative link of the navigation points to ('../api.html' -> 'api')."""
+    return link.rsplit("/", 1)[-1].split("#", 1)[0].removesuffix(".html")
+
+
+def keep_reading_order(app, pagename, templatename, context, doctree):
+    """No prev/next link between a chapter and a page outside the reading order."""
+    here = pagename in OUTSIDE_READING_ORDER
+    for key in ("prev", "next"):
+        neighbour = context.get(key)
+        if neighbour and (here or _page_of(neighbour.get("link", "")) in OUTSIDE_READING_ORDER):
+            context[key] = None
+
+
 def default_colour_mode(app, config):
     context = dict(config.html_context or {})
     context.setdefault("default_mode", "auto")
@@ -45,4 +67,5 @@ def setup(app):
     app.set_html_assets_policy("always")
     app.connect("config-inited", default_colour_mode)
     app.connect("html-page-context", drop_duplicate_scripts)
+    app.connect("html-page-context", keep_reading_order)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

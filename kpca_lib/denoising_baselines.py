@@ -132,7 +132,7 @@ def nearest_training_point(X_fit, X):
     return knn_average(X_fit, X, n_neighbors=1)
 
 
-def mean_shift(X_fit, X, c, *, max_iter=100, tol=1e-6):
+def mean_shift(X_fit, X, c, *, max_iter=100, tol=1e-6, return_history=False):
     """Gaussian mean shift from every noisy point: the density term alone.
 
     Iterates the pre-image's fixed point with every weight ``gamma_i = 1/n``,
@@ -161,11 +161,17 @@ def mean_shift(X_fit, X, c, *, max_iter=100, tol=1e-6):
         Iterations at most.
     tol : float, default=1e-6
         Relative step size below which a point has converged.
+    return_history : bool, default=False
+        Also return the iterates: ``Z_history[t]`` is what ``max_iter=t``
+        would return.
 
     Returns
     -------
     Z : ndarray of shape (n_points, n_features)
         The points after the iteration.
+    Z_history : ndarray of shape (n_steps + 1, n_points, n_features)
+        The iterates, the start first; a stopped point keeps its value.
+        Only with ``return_history=True``.
 
     Warns
     -----
@@ -185,6 +191,7 @@ def mean_shift(X_fit, X, c, *, max_iter=100, tol=1e-6):
     scale = np.sqrt(np.mean(np.sum((X_fit - X_fit.mean(axis=0)) ** 2, axis=1)))
     step_tol = tol * (scale if scale > 0 else 1.0)
     Z = X.copy()
+    history = [X.copy()]
     moving = np.ones(Z.shape[0], dtype=bool)
     for _ in range(max_iter):
         if not moving.any():
@@ -195,6 +202,8 @@ def mean_shift(X_fit, X, c, *, max_iter=100, tol=1e-6):
         step = np.linalg.norm(Z_new - Z[moving], axis=1)
         Z[moving] = Z_new
         moving[np.flatnonzero(moving)[step <= step_tol]] = False
+        if return_history:
+            history.append(Z.copy())
     if moving.any():
         warnings.warn(
             f"{np.count_nonzero(moving)} of {Z.shape[0]} mean-shift points were still "
@@ -202,7 +211,7 @@ def mean_shift(X_fit, X, c, *, max_iter=100, tol=1e-6):
             ConvergenceWarning,
             stacklevel=2,
         )
-    return Z
+    return (Z, np.array(history)) if return_history else Z
 
 
 def linear_pca_denoise(X_fit, X, n_components):

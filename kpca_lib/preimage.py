@@ -29,7 +29,7 @@ from ._fixed_point import FixedPointRun, GaussianExpansion, check_fixed_point_pr
 from ._validation import check_int
 from .kernels import Gaussian
 
-__all__ = ["PreimageResult", "gamma_weights", "gaussian_fixed_point", "kwok_tsang"]
+__all__ = ["PreimageResult", "gamma_weights", "gaussian_fixed_point", "kwok_tsang", "nearest_in_feature_space"]
 
 
 def gamma_weights(alphas, Y):
@@ -272,8 +272,7 @@ def kwok_tsang(X_fit, gamma, c, *, n_neighbors=10):
     n_neighbors = check_int(n_neighbors, "n_neighbors", minimum=1, maximum=n)
 
     # 1. feature-space distances of Psi to every phi(x_i)
-    K_gamma = gamma @ kernel(X_fit)
-    feature_d2 = np.einsum("ij,ij->i", K_gamma, gamma)[:, np.newaxis] + 1.0 - 2.0 * K_gamma
+    feature_d2 = _feature_distances(X_fit, gamma, kernel)
     # 2. the nearest n, and their input-space distances
     index = np.argpartition(feature_d2, n_neighbors - 1, axis=1)[:, :n_neighbors]
     d2 = _input_distances(np.take_along_axis(feature_d2, index, axis=1), kernel.c)
@@ -282,11 +281,53 @@ def kwok_tsang(X_fit, gamma, c, *, n_neighbors=10):
     xbar = neighbours.mean(axis=1)
     U, Lambda, Vt = np.linalg.svd(np.swapaxes(neighbours - xbar[:, np.newaxis], 1, 2), full_matrices=False)
     d0_2 = np.sum((Lambda[:, :, np.newaxis] * Vt) ** 2, axis=1)
-    # directions the neighbours do not span (Lambda ~ 0) get no coordinate
-    rank_tol = Lambda.shape[1] * np.finfo(float).eps * Lambda[:, :1]
+    # directions the neighbours do not span get no coordinate: centring leaves at most n - 1, and
+    # a singular value of round-off size (~1e-16 of the largest) would multiply the pre-image's error
+    rank_tol = 1e-10 * Lambda[:, :1]
     Lambda_inv = np.divide(1.0, Lambda, out=np.zeros_like(Lambda), where=Lambda > rank_tol)
     z = -0.5 * Lambda_inv * np.einsum("prk,pk->pr", Vt, d2 - d0_2)
     return xbar + np.einsum("pdr,pr->pd", U, z)
+
+
+def nearest_in_feature_space(X_fit, gamma, c):
+    """The training point whose image is nearest to the projection: a pre-image baseline.
+
+    ``argmin_i ||phi(x_i) - Psi||^2 = ||Psi||^2 + 1 - 2 (K gamma)_i`` with
+    ``Psi = sum_j gamma_j phi(x_j)`` (Gaussian kernel). Cheap, free of
+    iterations, and the usual start of the iterative pre-images; it can only
+    return training points.
+
+    Parameters
+    ----------
+    X_fit : array-like of shape (n_samples, n_features)
+        The training points x_i.
+    gamma : array-like of shape (n_points, n_samples)
+        The weights, one row per point, as from :func:`gamma_weights`.
+    c : float
+        Width of the Gaussian kernel, c > 0.
+
+    Returns
+    -------
+    Z : ndarray of shape (n_points, n_features)
+        One training point per row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> nearest_in_feature_space([[0.0], [1.0], [5.0]], [[0.4, 0.6, 0.0]], 1.0)
+    array([[1.]])
+    """
+    X_fit = check_array(X_fit, dtype=np.float64, input_name="X_fit")
+    gamma = check_array(gamma, dtype=np.float64, input_name="gamma")
+    if gamma.shape[1] != X_fit.shape[0]:
+        raise ValueError(f"gamma must have one column per training point ({X_fit.shape[0]}), got shape {gamma.shape}.")
+    return X_fit[np.argmin(_feature_distances(X_fit, gamma, Gaussian(c=c)), axis=1)]
+
+
+def _feature_distances(X_fit, gamma, kernel):
+    """``||Psi - phi(x_i)||^2 = ||Psi||^2 + 1 - 2 (K gamma)_i`` for every point (rows) and x_i (columns)."""
+    K_gamma = gamma @ kernel(X_fit)
+    return np.einsum("ij,ij->i", K_gamma, gamma)[:, np.newaxis] + 1.0 - 2.0 * K_gamma
 
 
 def _input_distances(feature_d2, c):

@@ -1,7 +1,11 @@
 """Sparse PCA by alternating block coordinate descent.
 
-The dictionary-learning formulation of sparse PCA (Zou et al., 2006;
-Mairal et al., 2010): with the centred data ``X_c`` (n x d), find codes
+The dictionary-learning (reconstruction) formulation of sparse PCA, the
+objective of Mairal et al. (2010) with the sparse factor on the loadings,
+which is also scikit-learn's ``SparsePCA``. (Zou, Hastie and Tibshirani's
+SPCA (2006) is a different problem: an elastic-net regression whose codes
+are a linear function ``X_c B`` of the data.) With the centred data
+``X_c`` (n x d), find codes
 ``Y`` (n x q) and loadings ``D`` (d x q) minimising
 
     f(Y, D) = 1/2 ||X_c - Y D^T||_F^2 + alpha ||D||_1
@@ -23,6 +27,10 @@ and with ``E = X_c D`` and ``F = D^T D``,
     y_k <- P_ball((E_k - Y F_k + F_kk y_k) / F_kk).
 
 Every step minimises f exactly over one block, so f never increases.
+The non-smooth part is separable over the blocks and each block minimiser
+is unique (when ``A_kk > 0`` and ``F_kk > 0``), so limit points of the
+sweeps are stationary points (Tseng, 2001): coordinatewise minima, not
+necessarily global ones, since f is not jointly convex in (Y, D).
 In this appendix alpha is the weight of the l1 penalty, not the dual
 coefficients alpha_k of kernel PCA.
 """
@@ -107,7 +115,12 @@ class SparsePCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     alpha : float, default=1.0
         Weight of the l1 penalty, ``>= 0``. Larger means sparser loadings.
         It is in the units of the data times sqrt(n_samples), like the
-        singular values of ``X_c``.
+        singular values of ``X_c``, so it is not scale-invariant. Two
+        thresholds guide the choice: the first sweep from ``init="svd"``
+        empties component k exactly when ``alpha >= sigma_k max_j |V_jk|``
+        (singular value times the largest entry of the k-th principal
+        loading), and ``D = 0`` is a global minimiser exactly when
+        ``alpha >= max_j ||X_c[:, j]||`` (the largest centred column norm).
     max_iter : int, default=1000
         Maximum number of sweeps; a ``ConvergenceWarning`` is emitted when
         it is reached before ``tol``.
@@ -130,7 +143,7 @@ class SparsePCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         The loadings ``D`` as found, before scaling.
     codes_ : ndarray of shape (n_samples, n_components)
         The codes ``Y`` of the training samples.
-    objective_history_ : ndarray of shape (n_iter_ + 1,)
+    objective_history_ : ndarray of shape (``n_iter_ + 1``,)
         The objective before the first sweep and after each sweep; it
         never increases.
     mean_ : ndarray of shape (n_features,)
@@ -161,13 +174,19 @@ class SparsePCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         self.init = init
         self.random_state = random_state
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags.preserves_dtype = ["float64", "float32"]
+        return tags
+
     def fit(self, X, y=None):
         """Fit the sparse loadings on the samples X.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            Training samples as rows, all finite.
+            Training samples as rows, all finite. float32 input is fitted in
+        float64 and the fitted attributes are stored as float32.
         y : None
             Ignored.
 
@@ -176,7 +195,10 @@ class SparsePCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         self : SparsePCA
             The fitted estimator.
         """
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2)
+        dtype = X.dtype
+        # computed in float64, stored in the input's dtype (float32 stays float32)
+        X = np.asarray(X, dtype=np.float64)
         n, d = X.shape
         q = check_n_components(
             self.n_components, min(n, d), f"min(n_samples, n_features) = {min(n, d)}"
@@ -219,9 +241,10 @@ class SparsePCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         # svd_flip, which would also zero the codes of an all-zero component)
         largest = components[np.arange(q), np.argmax(np.abs(components), axis=1)]
         signs = np.where(largest < 0, -1.0, 1.0)
-        self.components_ = components * signs[:, None]
-        self.loadings_ = D * signs
-        self.codes_ = Y * signs
+        self.components_ = (components * signs[:, None]).astype(dtype, copy=False)
+        self.loadings_ = (D * signs).astype(dtype, copy=False)
+        self.codes_ = (Y * signs).astype(dtype, copy=False)
+        self.mean_ = self.mean_.astype(dtype, copy=False)
         self.objective_history_ = np.array(history)
         self.n_components_ = q
         self._n_features_out = q
@@ -239,12 +262,15 @@ class SparsePCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         Returns
         -------
         Z : ndarray of shape (n_samples, n_components)
-            The minimiser of ``||X - mean_ - Z components_||_F`` (of least
+            In the dtype of X (float32 or float64). The minimiser of ``||X - mean_ - Z components_||_F`` (of least
             norm when components are zero or dependent).
         """
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return np.linalg.lstsq(self.components_.T, (X - self.mean_).T, rcond=None)[0].T
+        X = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
+        components = self.components_.astype(np.float64)
+        X_c = np.asarray(X, dtype=np.float64) - self.mean_
+        Z = np.linalg.lstsq(components.T, X_c.T, rcond=None)[0].T
+        return Z.astype(X.dtype, copy=False)
 
     def inverse_transform(self, Z):
         """Map codes back to input space: ``Z @ components_ + mean_``.
@@ -259,11 +285,13 @@ class SparsePCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         X_hat : ndarray of shape (n_samples, n_features)
         """
         check_is_fitted(self)
-        Z = np.asarray(Z, dtype=np.float64)
+        Z = np.asarray(Z)
+        dtype = np.float32 if Z.dtype == np.float32 else np.float64
+        Z = Z.astype(dtype, copy=False)
         if Z.ndim != 2 or Z.shape[1] != self.n_components_:
             raise ValueError(
                 f"Z must have shape (n_samples, {self.n_components_}), got {Z.shape}."
             )
         if not np.all(np.isfinite(Z)):
             raise ValueError("Z contains NaN or infinity.")
-        return Z @ self.components_ + self.mean_
+        return (Z @ self.components_ + self.mean_).astype(dtype, copy=False)

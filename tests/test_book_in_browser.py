@@ -287,3 +287,104 @@ def test_every_lab_in_the_book_matches_kpca_lib(book, server, browser_context):
     assert not browser_context.foreign_requests, browser_context.foreign_requests
     if n_labs == 0:
         pytest.skip("no lab computed in the browser is embedded in the book's chapters yet")
+
+
+# ------------------------------------------------------------ every screen (issue 30)
+
+PHONE = {"width": 390, "height": 800}
+SCREEN_FACTS = """() => {
+  const width = document.documentElement.clientWidth;
+  const display = [...document.querySelectorAll('mjx-container[display="true"]')];
+  const scrolls = display.filter(e => e.scrollWidth > e.clientWidth + 1);
+  const cue = e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX)
+                   && getComputedStyle(e).backgroundImage.includes('gradient');
+  const figures = [...document.querySelectorAll('.bd-article img')]
+    .filter(img => img.naturalWidth > 0 && img.closest('.cell_output, figure'))
+    .map(img => img.getBoundingClientRect().width / img.naturalWidth);
+  return {
+    pageWidth: document.documentElement.scrollWidth, width,
+    displayEquations: display.length,
+    scrolling: scrolls.length,
+    clippedWithoutCue: scrolls.filter(e => !cue(e)).length,
+    mathTabStops: [...document.querySelectorAll('mjx-container')].filter(e => e.tabIndex >= 0).length,
+    smallestFigureScale: figures.length ? Math.min(...figures) : null,
+  };
+}"""
+
+
+def visible_link_to(page, href_end):
+    """Is a link to href_end on screen (inside the viewport, not hidden)?"""
+    return page.evaluate("""(end) => [...document.querySelectorAll('.bd-sidebar-primary a')]
+      .filter(a => a.getAttribute('href').endsWith(end))
+      .some(a => { const r = a.getBoundingClientRect(), s = getComputedStyle(a);
+                   return r.width > 0 && r.left >= 0 && r.right <= innerWidth + 1 && s.visibility === 'visible'; })""",
+                         href_end)
+
+
+def click_visible(page, selector):
+    buttons = page.locator(selector)
+    for i in range(buttons.count()):
+        if buttons.nth(i).is_visible():
+            buttons.nth(i).click()
+            page.wait_for_timeout(400)  # the sidebar's slide-in transition
+            return True
+    return False
+
+
+def test_phone_width_navigation_opens_and_nothing_is_wider_than_the_screen(book, server, browser_context):
+    """At 390 px every page: the navigation button opens the chapter list; no page is wider than
+    the screen; a display equation that scrolls shows that it does; no equation is a tab stop.
+    Prints per page the page width, the scrolling equations and the smallest figure scale."""
+    report = {}
+    for name in book_pages(book):
+        if name == "index.html":
+            continue
+        page, problems = open_page(browser_context, server + name)
+        page.set_viewport_size(PHONE)
+        page.wait_for_timeout(200)
+        facts = page.evaluate(SCREEN_FACTS)
+        print(f"\n{name} at 390 px: {facts}")
+        if facts["pageWidth"] > facts["width"] + 1:
+            problems.append(f"page {facts['pageWidth']} px wide on a {facts['width']} px screen")
+        if facts["clippedWithoutCue"]:
+            problems.append(f"{facts['clippedWithoutCue']} display equations scroll with no cue")
+        if facts["mathTabStops"]:
+            problems.append(f"{facts['mathTabStops']} equations are tab stops")
+        # a chapter's link (the current page's own link is "#")
+        chapter = "02_gram_trick.html" if name.endswith("01_pca.html") else "01_pca.html"
+        first_chapter = chapter if "/" in name else "chapters/" + chapter
+        if visible_link_to(page, first_chapter):
+            problems.append("the chapter list shows before the navigation button is pressed")
+        if not click_visible(page, ".primary-toggle") or not visible_link_to(page, first_chapter):
+            problems.append("the navigation button does not open the chapter list")
+        if problems:
+            report[name] = problems
+        page.close()
+    assert not report, report
+
+
+def test_sidebars_toggle_on_a_desktop_and_the_contents_open_on_a_phone(server, browser_context):
+    page, problems = open_page(browser_context, server + "chapters/04_kernel_pca.html")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    assert visible_link_to(page, "01_pca.html")
+    assert click_visible(page, ".primary-toggle") and not visible_link_to(page, "01_pca.html")
+    assert click_visible(page, ".primary-toggle") and visible_link_to(page, "01_pca.html")
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(400)  # the sidebars' transition to the phone layout
+    contents = page.locator(".bd-sidebar-secondary").first
+    assert not contents.is_visible() or contents.bounding_box()["x"] >= PHONE["width"]
+    assert click_visible(page, ".secondary-toggle")
+    box = contents.bounding_box()
+    assert contents.is_visible() and 0 <= box["x"] < PHONE["width"]
+    assert not problems, problems
+    page.close()
+
+
+def test_the_reading_order_ends_with_the_last_appendix(book):
+    last_appendix = (book / "chapters" / "C_kernel_pca_at_scale.html").read_text()
+    assert 'class="right-next"' not in last_appendix
+    for outside in ("api.html", "instructor_guide.html"):
+        text = (book / outside).read_text()
+        assert 'class="left-prev"' not in text and 'class="right-next"' not in text, outside
+    # the chapters still lead from one to the next
+    assert 'class="right-next"' in (book / "chapters" / "B_robust_pca.html").read_text()

@@ -57,3 +57,37 @@ def test_synthetic_video_is_low_rank_plus_sparse():
     assert np.array_equal(frames, synthetic_video(random_state=2).frames)
     # objects move: the masks of the first and the last frames differ
     assert not np.array_equal(video.mask[0], video.mask[-1])
+
+
+def test_sparse_spiked_has_the_stated_covariance():
+    from kpca_lib.datasets.appendices import sparse_spiked
+
+    data = sparse_spiked(n_samples=20000, n_features=12, n_nonzero=3, strengths=(4.0, 2.0),
+                         random_state=0)
+    V = data.loadings
+    np.testing.assert_allclose(V.T @ V, np.eye(2))
+    assert [np.flatnonzero(V[:, k]).tolist() for k in range(2)] == [[0, 1, 2], [3, 4, 5]]
+    expected = np.eye(12) + 4.0 * np.outer(V[:, 0], V[:, 0]) + 2.0 * np.outer(V[:, 1], V[:, 1])
+    # the sample covariance of 20000 draws is within a few standard errors
+    np.testing.assert_allclose(np.cov(data.X, rowvar=False), expected, atol=0.08)
+    again = sparse_spiked(n_samples=20000, n_features=12, n_nonzero=3, strengths=(4.0, 2.0),
+                          random_state=0)
+    np.testing.assert_array_equal(data.X, again.X)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"strengths": ()}, ValueError, "strengths"),
+        ({"strengths": (1.0, -2.0)}, ValueError, "strengths"),
+        ({"strengths": (np.nan,)}, ValueError, "strengths"),
+        ({"n_features": 15, "n_nonzero": 10}, ValueError, "n_features"),
+        ({"n_nonzero": 0}, ValueError, "n_nonzero"),
+        ({"n_samples": 2.5}, TypeError, "n_samples"),
+    ],
+)
+def test_sparse_spiked_bad_input(kwargs, error, match):
+    from kpca_lib.datasets.appendices import sparse_spiked
+
+    with pytest.raises(error, match=match):
+        sparse_spiked(**kwargs)

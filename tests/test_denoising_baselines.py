@@ -129,3 +129,13 @@ def test_bad_input(call, error, match):
     with pytest.raises(error, match=match), warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         call(X)
+
+
+def test_mean_shift_history_holds_every_shorter_run(toy):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        Z, history = baselines.mean_shift(toy.X_train, toy.X_test, 0.04, max_iter=12, return_history=True)
+        np.testing.assert_array_equal(history[-1], Z)
+        np.testing.assert_array_equal(history[0], toy.X_test)
+        for t in (1, 5):
+            np.testing.assert_array_equal(history[t], baselines.mean_shift(toy.X_train, toy.X_test, 0.04, max_iter=t))

@@ -11,11 +11,11 @@ def test_alpha_zero_is_dense_and_alpha_large_is_empty():
     assert np.all(dense["n_nonzero"] == 56)
     empty = sparse_pca_topics(alpha=1e3, n_components=2)
     assert np.all(empty["n_nonzero"] == 0)
-    assert empty["explained_variance_ratio"] == 0.0
+    assert empty["reconstruction_r2"] == 0.0
 
 
-def test_explained_variance_falls_as_alpha_grows():
-    ratios = [sparse_pca_topics(alpha=a, n_components=4)["explained_variance_ratio"]
+def test_reconstruction_r2_falls_as_alpha_grows():
+    ratios = [sparse_pca_topics(alpha=a, n_components=4)["reconstruction_r2"]
               for a in (0.0, 3.0, 6.0)]
     assert ratios[0] > ratios[1] > ratios[2] > 0
     # alpha = 0: the rank-4 PCA reconstruction, at most the total variance
@@ -59,5 +59,5 @@ def test_r2_at_alpha_zero_is_the_pca_explained_variance():
     X = planted_topics(n_documents=400, random_state=0).X
     for q in (2, 4):
         expected = PCA(n_components=q).fit(X).explained_variance_ratio_.sum()
-        assert sparse_pca_topics(alpha=0.0, n_components=q)["explained_variance_ratio"] == \
+        assert sparse_pca_topics(alpha=0.0, n_components=q)["reconstruction_r2"] == \
             pytest.approx(expected, abs=1e-6)

@@ -275,13 +275,13 @@ def test_solved_notebook_passes_grading_under_a_second_blas_configuration(runs):
 def test_chapter_1_as_handed_out_or_wrong_fails_naming_the_cells(runs):
     chapter_1 = runs["chapter_1"]
     assert chapter_1.verdict("bob/01_pca.ipynb") == ("FAIL", (
-        "Cell 20 (exercise ch1-ex3): raised NotImplementedError; hidden check 1 of ch1-ex3: raised "
-        "NotImplementedError; Cell 21 (exercise ch1-ex4): raised NotImplementedError; hidden check 1 of "
-        "ch1-ex4: raised NotImplementedError; Cell 22 (exercise ch1-ex5): raised NotImplementedError; "
+        "Cell 22 (exercise ch1-ex3): raised NotImplementedError; hidden check 1 of ch1-ex3: raised "
+        "NotImplementedError; Cell 23 (exercise ch1-ex4): raised NotImplementedError; hidden check 1 of "
+        "ch1-ex4: raised NotImplementedError; Cell 24 (exercise ch1-ex5): raised NotImplementedError; "
         "hidden check 1 of ch1-ex5: raised NotImplementedError"))
     # one answer off by one: its visible check and its hidden check differ, the other exercise passes
     assert chapter_1.verdict("carol/01_pca.ipynb") == ("FAIL", (
-        "Cell 20 (exercise ch1-ex3): output differs from the reference; "
+        "Cell 22 (exercise ch1-ex3): output differs from the reference; "
         "hidden check 1 of ch1-ex3: output differs from the reference"))
     assert chapter_1.exercise("carol/01_pca.ipynb", "ch1-ex4") == ("PASS", "")
     assert chapter_1.exercise("carol/01_pca.ipynb", "ch1-ex5") == ("PASS", "")

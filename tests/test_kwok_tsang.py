@@ -5,7 +5,7 @@ import pytest
 
 import kpca_lib as kl
 from kpca_lib.datasets import denoising_toy
-from kpca_lib.preimage import gamma_weights, kwok_tsang
+from kpca_lib.preimage import gamma_weights, kwok_tsang, nearest_in_feature_space
 
 
 def kwok_tsang_by_the_paper(X_fit, gamma, c, n_neighbors):
@@ -118,3 +118,46 @@ def test_denoise_refuses_what_kwok_tsang_cannot_do():
         kl.KernelPCA(2, kernel=kl.Polynomial(degree=2)).fit(X).denoise(X, method="kwok_tsang")
     with pytest.raises(ValueError, match="returns the pre-images only"):
         kl.KernelPCA(2, kernel=kl.Gaussian(c=1.0)).fit(X).denoise(X, method="kwok_tsang", return_result=True)
+
+
+def test_projections_longer_than_the_images_are_handled():
+    # ||P_q phi(x)||^2 is not bounded by 1 = ||phi(z)||^2: the projection is onto an affine subspace
+    # (review finding 24). The feature-space distances stay non-negative and the pre-images finite.
+    rng = np.random.default_rng(0)
+    longest = 0.0
+    for _ in range(60):
+        X = rng.uniform(-1, 1, size=(6, 2))
+        kernel = kl.Gaussian(c=float(rng.choice([0.05, 0.2, 1.0, 5.0])))
+        kpca = kl.KernelPCA(n_components=None, kernel=kernel).fit(X)
+        T = rng.uniform(-2, 2, size=(50, 2))
+        gamma = gamma_weights(kpca.alphas_, kpca.transform(T))
+        norms = np.einsum("ij,jk,ik->i", gamma, kernel(X), gamma)
+        longest = max(longest, norms.max())
+        if norms.max() > 1:
+            Z = kwok_tsang(X, gamma[norms > 1], kernel.c, n_neighbors=4)
+            assert np.isfinite(Z).all()
+    assert longest > 1.05
+
+
+def test_nearest_in_feature_space_by_brute_force():
+    data = denoising_toy(sigma=0.2, n_train_per_cluster=10, n_test_per_cluster=2, random_state=4)
+    kernel = kl.Gaussian(c=0.16)
+    kpca = kl.KernelPCA(3, kernel=kernel).fit(data.X_train)
+    gamma = gamma_weights(kpca.alphas_, kpca.transform(data.X_test))
+    K = kernel(data.X_train)
+    expected = []
+    for g in gamma:
+        distances = [g @ K @ g + 1 - 2 * K[i] @ g for i in range(len(K))]
+        expected.append(data.X_train[int(np.argmin(distances))])
+    np.testing.assert_array_equal(nearest_in_feature_space(data.X_train, gamma, 0.16), expected)
+    # the first step of Kwok-Tsang picks the same point first: with one neighbour it is that point
+    np.testing.assert_allclose(kwok_tsang(data.X_train, gamma, 0.16, n_neighbors=1), expected)
+
+
+def test_as_many_neighbours_as_dimensions_is_stable():
+    # 10 neighbours in 10-D span 9 directions once centred: the 10th singular value is round-off and
+    # must not be divided by (it made a few pre-images 1e12 away before the rank tolerance was fixed)
+    data = denoising_toy(n_features=10, sigma=0.05, n_test_per_cluster=33, random_state=0)
+    kpca = kl.KernelPCA(10, kernel=kl.Gaussian(c=0.05), eigen_solver="arpack").fit(data.X_train)
+    Z = kpca.denoise(data.X_test, method="kwok_tsang", n_neighbors=10)
+    assert np.max(np.sum((Z - data.X_test_clean) ** 2, axis=1)) < 1.0

@@ -1,5 +1,7 @@
 """Tests of kpca_lib.sparse_pca."""
 
+import warnings
+
 import numpy as np
 import pytest
 from scipy.linalg import subspace_angles
@@ -133,3 +135,44 @@ def test_bad_data():
         SparsePCA(n_components=2).fit(X)
     with pytest.raises(ValueError):
         SparsePCA(n_components=2).fit(np.ones(5))
+
+
+def test_float32_input_gives_float32_attributes_and_outputs():
+    X = _data()
+    spca32 = SparsePCA(n_components=2, alpha=1.0).fit(X.astype(np.float32))
+    spca64 = SparsePCA(n_components=2, alpha=1.0).fit(X)
+    for name in ("components_", "loadings_", "codes_", "mean_"):
+        assert getattr(spca32, name).dtype == np.float32, name
+    Z = spca32.transform(X.astype(np.float32))
+    assert Z.dtype == np.float32
+    assert spca32.inverse_transform(Z).dtype == np.float32
+    # fitted in float64 inside: the same model, to float32 precision of the data
+    np.testing.assert_allclose(spca32.components_, spca64.components_, atol=1e-5)
+    assert spca64.transform(X).dtype == np.float64
+
+
+def test_first_sweep_empties_a_component_exactly_above_its_threshold():
+    # from the SVD start (Y = U_q, so Y^T Y = I) the first update of d_k is
+    # S_alpha(X_c^T u_k) = S_alpha(sigma_k v_k): zero iff alpha >= sigma_k max_j |v_jk|
+    X = _data()
+    X_c = X - X.mean(axis=0)
+    _, s, Vt = np.linalg.svd(X_c, full_matrices=False)
+    thresholds = s[:3] * np.max(np.abs(Vt[:3]), axis=1)
+    for k, threshold in enumerate(thresholds):
+        for alpha, empty in ((threshold * 1.001, True), (threshold * 0.999, False)):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                spca = SparsePCA(n_components=3, alpha=alpha, max_iter=1).fit(X)
+            # signs and order are kept: loadings_ column k is component k
+            assert np.all(spca.loadings_[:, k] == 0) == empty
+
+
+def test_no_loading_survives_above_the_largest_column_norm():
+    # D = 0 is a global minimiser iff alpha >= max_j ||X_c[:, j]||; below it, some
+    # unit code y = X_c[:, j] / ||X_c[:, j]|| gives a Lasso that keeps a loading
+    X = _data()
+    largest = np.max(np.linalg.norm(X - X.mean(axis=0), axis=0))
+    above = SparsePCA(n_components=2, alpha=largest * 1.001, init="random", random_state=0).fit(X)
+    assert np.all(above.loadings_ == 0)
+    below = SparsePCA(n_components=1, alpha=largest * 0.99, max_iter=5000).fit(X)
+    assert np.any(below.loadings_ != 0)

@@ -5,7 +5,8 @@ from sklearn.utils import Bunch, check_random_state
 
 from .._validation import check_int, check_real
 
-__all__ = ["TOPIC_WORDS", "FILLER_WORDS", "planted_topics", "low_rank_plus_sparse", "synthetic_video"]
+__all__ = ["TOPIC_WORDS", "FILLER_WORDS", "planted_topics", "sparse_spiked", "low_rank_plus_sparse",
+           "synthetic_video"]
 
 
 #: The planted topics of :func:`planted_topics` and their words.
@@ -82,6 +83,65 @@ def planted_topics(n_documents=400, p_topic=0.3, p_word=0.7, p_filler=0.1, rando
     X = (rng.uniform(size=probability.shape) < probability).astype(np.float64)
     return Bunch(X=X, words=words, topics=topics, topic_of_word=topic_of_word,
                  topics_on=topics_on)
+
+
+def sparse_spiked(n_samples=50, n_features=500, n_nonzero=10, strengths=(8.0, 8.0),
+                  random_state=0):
+    """Gaussian samples from a spiked covariance with sparse spikes.
+
+    The covariance is ``I + sum_k strengths[k] v_k v_k^T`` (Johnstone and
+    Lu, 2009): the q = ``len(strengths)`` unit loadings ``v_k`` have
+    disjoint supports of ``n_nonzero`` consecutive features each (the
+    first block for ``v_1``, the next for ``v_2``, ...), with equal entries
+    ``1 / sqrt(n_nonzero)``, so they are orthonormal. Each sample is
+    ``sum_k sqrt(strengths[k]) z_k v_k + e`` with independent standard
+    normal ``z_k`` and ``e`` (n_features). When ``n_features`` is large
+    against ``n_samples``, the sample principal loadings are far from the
+    ``v_k``: the setting where sparsity is needed for estimation.
+
+    Parameters
+    ----------
+    n_samples : int, default=50
+        Number of samples n.
+    n_features : int, default=500
+        Number of features d, at least ``n_nonzero * len(strengths)``.
+    n_nonzero : int, default=10
+        Number of non-zero entries of each loading.
+    strengths : sequence of float, default=(8.0, 8.0)
+        The spike strengths, each ``> 0`` (the variance added along
+        ``v_k``; the noise has variance 1 per feature).
+    random_state : int, RandomState instance or None, default=0
+        Seed.
+
+    Returns
+    -------
+    data : sklearn.utils.Bunch
+        ``X`` (n_samples, n_features) and ``loadings`` (n_features, q),
+        the true unit loadings as columns.
+
+    Examples
+    --------
+    >>> data = sparse_spiked(n_samples=5, n_features=40, n_nonzero=4, strengths=(3.0,))
+    >>> data.X.shape, np.flatnonzero(data.loadings[:, 0]).tolist()
+    ((5, 40), [0, 1, 2, 3])
+    """
+    n_samples = check_int(n_samples, "n_samples", minimum=1)
+    n_nonzero = check_int(n_nonzero, "n_nonzero", minimum=1)
+    strengths = np.asarray(strengths, dtype=np.float64)
+    if strengths.ndim != 1 or strengths.size < 1 or not np.all(np.isfinite(strengths)) \
+            or np.any(strengths <= 0):
+        raise ValueError(f"strengths must be a non-empty sequence of positive numbers, got "
+                         f"{strengths.tolist()}.")
+    q = strengths.size
+    n_features = check_int(n_features, "n_features", minimum=n_nonzero * q)
+    rng = check_random_state(random_state)
+
+    loadings = np.zeros((n_features, q))
+    for k in range(q):
+        loadings[k * n_nonzero:(k + 1) * n_nonzero, k] = 1.0 / np.sqrt(n_nonzero)
+    factors = rng.standard_normal((n_samples, q)) * np.sqrt(strengths)
+    X = factors @ loadings.T + rng.standard_normal((n_samples, n_features))
+    return Bunch(X=X, loadings=loadings)
 
 
 def low_rank_plus_sparse(n=200, rank=10, corruption=0.05, n_cols=None, random_state=0):

@@ -261,11 +261,12 @@ class ToyDenoiser:
         return Bunch(data=data, kpca=kpca, Y=Y, baselines=chosen, starts=starts)
 
     def _mean_shift(self, sigma, c, max_iter):
-        """Mean shift of the test points, per (sigma, c, iterations): it does not depend on q."""
+        """Mean shift of the test points, every iterate up to max_iter: it depends on neither q nor t."""
         data = self.fitted(sigma, c).data
         with warnings.catch_warnings(), threadpool_limits(limits=1, user_api="blas"):
             warnings.simplefilter("ignore", ConvergenceWarning)
-            return denoising_baselines.mean_shift(data.X_train, data.X_test, c, max_iter=max_iter, tol=self.tol)
+            return denoising_baselines.mean_shift(data.X_train, data.X_test, c, max_iter=max_iter, tol=self.tol,
+                                                  return_history=True)[1]
 
     def compute(self, sigma, c, n_components, max_iter):
         """De-noise the test points for one setting of the sliders.
@@ -318,7 +319,9 @@ class ToyDenoiser:
         noisy_trajectories, noisy_rho = _pad_history(noisy.Z_history, noisy.rho_history, max_iter)
 
         chosen = fitted.baselines
-        Z_mean_shift = self._mean_shift_cached(float(sigma), float(c), max_iter)
+        # one run to the iteration slider's end (50) serves every t of it
+        history = self._mean_shift_cached(float(sigma), float(c), max(max_iter, 50))
+        Z_mean_shift = history[min(max_iter, len(history) - 1)]
         mse_baselines = {
             baseline_label(name, chosen): mean_squared_distance(Z, data.X_test_clean)
             for name, Z in {**chosen.Z, "mean shift": Z_mean_shift}.items()

@@ -30,7 +30,7 @@ def sparse_pca_topics(alpha, n_components, n_documents=400, random_state=0):
     dict
         ``components`` (q, 56), the unit loadings; ``words`` (the column
         names); ``n_nonzero`` (q,), the number of words of each component;
-        ``explained_variance_ratio``, the reconstruction R^2: the fraction
+        ``reconstruction_r2``, the reconstruction R^2: the fraction
         of the squared norm of the centred data that its least-squares
         projection onto the span of the q loadings keeps (the loadings are
         not orthogonal in general, so their separate variances must not be
@@ -51,7 +51,7 @@ def sparse_pca_topics(alpha, n_components, n_documents=400, random_state=0):
         "components": spca.components_,
         "words": data.words,
         "n_nonzero": np.count_nonzero(spca.components_, axis=1),
-        "explained_variance_ratio": float(1.0 - np.sum((X_c - X_hat) ** 2) / np.sum(X_c**2)),
+        "reconstruction_r2": float(1.0 - np.sum((X_c - X_hat) ** 2) / np.sum(X_c**2)),
         "objective": float(spca.objective_history_[-1]),
     }
 
@@ -96,7 +96,7 @@ def draw_topics(ax, alpha, n_components, colorbar=True):
     ax.set_yticks(range(q), [str(k + 1) for k in range(q)] if q <= 8 else [""] * q, fontsize=8)
     ax.set_ylabel("component", fontsize=8)
     ax.set_title(rf"$\alpha$ = {alpha:g}, q = {n_components}: "
-                 f"$R^2$ = {out['explained_variance_ratio']:.2f}", fontsize=9)
+                 f"$R^2$ = {out['reconstruction_r2']:.2f}", fontsize=9)
     if colorbar:
         cax = ax.inset_axes([1.02, 0.0, 0.025, 1.0])
         bar = ax.figure.colorbar(image, cax=cax)
