@@ -51,6 +51,9 @@ class GraderPlugin:
         self.received = 0
         self.current = None
         self.stopping = False  # the last cell is done: the kernel's end is expected
+        self.dropped = False  # the kernel's output connection dropped while a cell could still run
+        self._stop = None  # set by _watch: report why and end the run
+        self._kernel = None
 
     # -- the kernel ------------------------------------------------------------
 
@@ -104,6 +107,8 @@ class GraderPlugin:
             kill_descendants()
             os._exit(status)
 
+        self._stop, self._kernel = stop, kernel
+
         def watch():
             while True:
                 ready = dict(poller.poll(100))
@@ -114,11 +119,14 @@ class GraderPlugin:
                         stop("output-cap", 3)
                 if dropped in ready:
                     dropped.recv_multipart()
+                    if not self.stopping:
+                        self.dropped = True
                     # a dead kernel drops the connection too: give it a second to say which it was
+                    # (a short notebook may reach its last teardown first: that checks it too)
                     deadline = time.monotonic() + 1
-                    while kernel.poll() is None and time.monotonic() < deadline:
+                    while kernel.poll() is None and not self.stopping and time.monotonic() < deadline:
                         time.sleep(0.05)
-                    if kernel.poll() is None and not self.stopping:
+                    if self.dropped and kernel.poll() is None:
                         stop("output-cap", 3)
                 if kernel.poll() is not None and not self.stopping:
                     stop("kernel-died", 5)
@@ -144,6 +152,9 @@ class GraderPlugin:
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_teardown(self, item, nextitem):
         if nextitem is None:
+            # a dropped connection while the kernel lives on was a message over the cap
+            if self.dropped and self._kernel is not None and self._kernel.poll() is None:
+                self._stop("output-cap", 3)
             self.stopping = True  # nbval shuts the kernel down in this teardown
         yield
 
