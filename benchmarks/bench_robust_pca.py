@@ -22,8 +22,9 @@ runs each; ratio = full / default:
 At rank 60 the default differs from ``full`` only by two partial SVDs
 tried in the first sweeps, while the rank is small; timed inside the
 solver they cost 34-36 ms of its 0.72 s of CPU time (5 %). At rank 120
-it is one, 3 ms (0.2 %). An earlier run at load 7.6 (3 runs each, best
-wall ratios): 1.31, 1.01, 0.94.
+it is one, 3 ms (0.2 %). A later run at load 11-14: CPU ratios 1.49,
+0.97, 1.00 (wall best 1.58, 0.99, 1.00; median 1.52, 0.93, 1.06); an
+earlier one at load 7.6 (3 runs each, best wall ratios): 1.31, 1.01, 0.94.
 
 Run:  .venv/bin/python benchmarks/bench_robust_pca.py
       .venv/bin/python benchmarks/bench_robust_pca.py --moderate-only   # (b) only
