@@ -10,7 +10,30 @@ the same L.
 slower than ``full`` by more than 10 % (issue 22, defect 5: at rank 60 the
 partial step kept failing its check and falling back).
 
+Measured 2026-11-26 on the 2-core machine, busy with other work (load
+average 17-23, so the wall-clock times are slow and noisy), 5 alternating
+runs each; ratio = full / default:
+
+    rank  % of n  ratio wall best  ratio wall median  ratio CPU best  partial tries  verdict
+      15      5%             1.46               1.50            1.42             19  ok
+      60     20%             0.91               0.97            0.91              2  ok
+     120     40%             1.07               1.13            1.01              1  ok
+
+At rank 60 the default differs from ``full`` only by two partial SVDs
+tried in the first sweeps, while the rank is small; timed inside the
+solver they cost 34-36 ms of its 0.72 s of CPU time (5 %). At rank 120
+it is one, 3 ms (0.2 %). A later run at load 11-14: CPU ratios 1.49,
+0.97, 1.00 (wall best 1.58, 0.99, 1.00; median 1.52, 0.93, 1.06); an
+earlier one at load 7.6 (3 runs each, best wall ratios): 1.31, 1.01, 0.94.
+
 Run:  .venv/bin/python benchmarks/bench_robust_pca.py
+      .venv/bin/python benchmarks/bench_robust_pca.py --moderate-only   # (b) only
+
+Table (b) prints the verdict of each row: ``SLOWER`` when the default's
+best CPU time is more than 10 % above full's (the sweeps run on one BLAS
+thread, so CPU time is the work, whatever else the machine runs; the
+wall-clock ratios, best and median, are printed beside it), and the
+script then exits with status 1.
 """
 
 import os
@@ -59,26 +82,86 @@ def main():
         difference = np.max(np.abs(results["full", tol].L - results["partial", tol].L))
         print(f"{'':>10} max |L_full - L_partial| = {difference:.1e}")
     print("ratio = time of the full-SVD baseline / time of the row (higher is faster)")
-    moderate_rank()
+    return moderate_rank()
 
 
-def moderate_rank(n=300):
-    """Table (b): the default against the full SVD at rank 5, 20 and 40 % of n."""
+def count_partial_tries(function):
+    """Call ``function``; return its result and how many partial SVDs it tried."""
+    import sys
+
+    module = sys.modules["kpca_lib.robust_pca"]  # the name kpca_lib.robust_pca is the function
+    real, tries = module._partial_svt, []
+
+    def counted(*args, **kwargs):
+        tries.append(1)
+        return real(*args, **kwargs)
+
+    module._partial_svt = counted
+    try:
+        return function(), len(tries)
+    finally:
+        module._partial_svt = real
+
+
+def moderate_rank(n=300, repeats=5, slack=0.10):
+    """Table (b): the default against the full SVD at rank 5, 20 and 40 % of n.
+
+    The two are timed alternately (full, auto, full, auto, ...) so that a
+    change of the machine's load hits both. Wall-clock and CPU times are
+    both measured: the sweeps run on one BLAS thread, so the CPU time is
+    the work done, which other processes on a busy machine do not change,
+    where the wall-clock time also counts the time the scheduler gives them.
+    ``verdict`` is ``ok`` when the default's best CPU time is at most
+    ``1 + slack`` times full's, ``SLOWER`` otherwise. Returns whether every
+    row is ``ok``.
+    """
     print(f"\n(b) n = {n}, 5 % corruption, default svd_method='auto' against 'full', "
-          f"best of {N_REPEATS}")
-    header = (f"{'rank':>5} {'full [s]':>9} {'auto [s]':>9} {'ratio':>6} {'sweeps':>6} "
-              f"{'max |L_full - L_auto|':>21}")
+          f"{repeats} alternating runs each, load average = "
+          f"{', '.join(f'{x:.1f}' for x in os.getloadavg())} (1, 5, 15 min)")
+    header = (f"{'rank':>5} {'% of n':>6} {'full wall':>9} {'auto wall':>9} {'ratio wall':>10} "
+              f"{'ratio wall':>10} {'full CPU':>9} {'auto CPU':>9} {'ratio CPU':>9} {'sweeps':>6} "
+              f"{'partial':>7} {'max |L_full':>11} {'verdict':>8}")
+    subheader = (f"{'':>5} {'':>6} {'best':>9} {'best':>9} {'best':>10} {'median':>10} {'best':>9} "
+                 f"{'best':>9} {'best':>9} {'':>6} {'tries':>7} {'- L_auto|':>11} {'(CPU)':>8}")
     print(header)
+    print(subheader)
     print("-" * len(header))
+    all_ok = True
     for rank in (n // 20, n // 5, 2 * n // 5):
         data = low_rank_plus_sparse(n=n, rank=rank, corruption=0.05, random_state=0)
-        full_seconds, full = best_of(lambda: robust_pca(data.M, svd_method="full", max_iter=2000))
-        auto_seconds, auto = best_of(lambda: robust_pca(data.M, max_iter=2000))
+        times = {"full": ([], []), "auto": ([], [])}
+        for _ in range(repeats):
+            for method in ("full", "auto"):
+                wall, cpu = time.perf_counter(), time.process_time()
+                result, tries = count_partial_tries(
+                    lambda method=method: robust_pca(data.M, svd_method=method, max_iter=2000))
+                times[method][0].append(time.perf_counter() - wall)
+                times[method][1].append(time.process_time() - cpu)
+                if method == "full":
+                    full = result
+                else:
+                    auto, auto_tries = result, tries
+        (full_wall, full_cpu), (auto_wall, auto_cpu) = times["full"], times["auto"]
+        ratio_cpu = min(full_cpu) / min(auto_cpu)
+        ok = ratio_cpu >= 1.0 / (1.0 + slack)
+        all_ok &= ok
         difference = np.max(np.abs(full.L - auto.L))
-        print(f"{rank:>5} {full_seconds:>9.3f} {auto_seconds:>9.3f} {full_seconds / auto_seconds:>6.2f} "
-              f"{auto.n_iter:>6} {difference:>21.1e}")
-    print("ratio = time of 'full' / time of the default (at least 0.91: never 10 % slower)")
+        print(f"{rank:>5} {100 * rank / n:>5.0f}% {min(full_wall):>9.3f} {min(auto_wall):>9.3f} "
+              f"{min(full_wall) / min(auto_wall):>10.2f} "
+              f"{np.median(full_wall) / np.median(auto_wall):>10.2f} {min(full_cpu):>9.3f} "
+              f"{min(auto_cpu):>9.3f} {ratio_cpu:>9.2f} {auto.n_iter:>6} {auto_tries:>7} "
+              f"{difference:>11.1e} {'ok' if ok else 'SLOWER':>8}")
+    print(f"times in s; ratio = time of 'full' / time of the default (higher: the default is "
+          f"faster); verdict SLOWER when the default's best CPU time is more than {slack:.0%} "
+          f"above full's (ratio CPU < {1 / (1 + slack):.3f}); partial tries = calls of the "
+          f"partial SVD in one default run")
+    print(f"load average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    return all_ok
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    if "--moderate-only" in sys.argv:
+        sys.exit(0 if moderate_rank() else 1)
+    sys.exit(0 if main() else 1)

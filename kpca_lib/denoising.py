@@ -32,7 +32,9 @@ _FLOAT_DTYPES = [np.float64, np.float32]
 # de-noising runs its BLAS on one thread: a few milliseconds of work on one
 # core, where waking and synchronising BLAS threads costs as much, and, on a
 # machine whose cores are busy with other processes, many times more (issue 22:
-# the toy took 4x longer with two other processes running; benchmarks/bench_core.py)
+# the toy took 4x longer with two other processes running. With the limit it takes
+# 34 ms of CPU time, idle or busy, against 335-492 ms on BLAS's 2 spinning threads;
+# benchmarks/bench_core.py, table 4, where the busy / idle wall-clock ratio is discussed)
 SMALL_PRODUCT = 2**24
 
 

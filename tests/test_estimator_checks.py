@@ -17,6 +17,10 @@ import kpca_lib as kl
         kl.KernelPCA(n_components=2, approximation="nystroem", n_landmarks=5),
         kl.KernelPCA(n_components=2, kernel=kl.Linear(), approximation="nystroem", n_landmarks=5,
                      landmarks="kmeans", chunk_size=3),
+        # the scikit-learn spellings (issue 22)
+        kl.KernelPCA(n_components=2, kernel="rbf", gamma=0.5),
+        kl.KernelPCA(n_components=2, eigen_solver="randomized", random_state=0),
+        kl.PCA(n_components="mle"),
     ]
 )
 def test_sklearn_compatible_estimator(estimator, check):

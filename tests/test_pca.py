@@ -239,3 +239,34 @@ def test_float32_stays_float32(method):
     assert pca_32.transform(X.astype(np.float32)).dtype == np.float32
     assert pca_64.transform(X).dtype == np.float64
     np.testing.assert_allclose(pca_32.components_, pca_64.components_, atol=1e-5)
+
+
+def _peak_bytes(function):
+    """The largest memory traced (numpy's arrays included) while ``function`` runs."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        function()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize(
+    ("shape", "method"),
+    [((10000, 200), "auto"), ((10000, 200), "covariance"), ((10000, 200), "svd"), ((200, 10000), "gram")],
+)
+def test_sparse_samples_are_never_made_dense(shape, method):
+    # issue 22: sparse X is centred implicitly, never densified. X as a dense array takes
+    # 16 MB, its CSR form 0.1 MB. The fit and the transform may form the min(n, d)^2
+    # covariance or Gram matrix (0.3 MB) and a few vectors (peaks of 0.9-1.7 MB measured),
+    # nothing near the size of X
+    import scipy.sparse as sp
+
+    X = sp.random(*shape, density=0.005, format="csr", random_state=0, dtype=np.float64)
+    bound = X.shape[0] * X.shape[1] * 8 // 4  # a quarter of dense X
+    # the measure sees numpy's arrays: making X dense shows
+    assert _peak_bytes(X.toarray) > 4 * bound
+    assert _peak_bytes(lambda: kl.PCA(5, method=method).fit(X).transform(X)) < bound

@@ -254,3 +254,52 @@ def test_a_failing_partial_svd_is_tried_less_and_less_often(monkeypatch):
     assert fit.converged and fit.n_iter > 10
     # tried at sweeps 2, 4, 8, 16, ...: about log2(n_iter) times, not every sweep
     assert len(calls) <= np.log2(fit.n_iter) + 1
+
+
+@pytest.mark.parametrize("rank_fraction", [0.2, 0.4])
+def test_the_default_tries_the_partial_svd_only_where_it_pays(monkeypatch, rank_fraction):
+    # issue 22, defect 5: the block of the partial SVD is tried only while it is narrow
+    # (width at most min(n1, n2) / 8); at rank 20 % and 40 % of n it is wider after the
+    # first sweeps, so the default runs full SVDs, where at rank 5 % it runs partial ones
+    import sys
+
+    module = sys.modules["kpca_lib.robust_pca"]
+    real = module._partial_svt
+
+    def counted(calls):
+        def partial_svt(*args, **kwargs):
+            result = real(*args, **kwargs)
+            calls.append(result is not None)
+            return result
+
+        return partial_svt
+
+    n = 160
+    low, high = [], []
+    monkeypatch.setattr(module, "_partial_svt", counted(low))
+    fit_low = robust_pca(low_rank_plus_sparse(n=n, rank=n // 20, corruption=0.05, random_state=0).M)
+    monkeypatch.setattr(module, "_partial_svt", counted(high))
+    data = low_rank_plus_sparse(n=n, rank=int(rank_fraction * n), corruption=0.05, random_state=0)
+    fit_high = robust_pca(data.M)
+    assert fit_low.converged and fit_high.converged
+    # rank 5 %: the partial SVD is tried in most sweeps, and it succeeds
+    assert len(low) >= fit_low.n_iter // 2 and sum(low) >= len(low) - 3
+    # rank 20 % / 40 %: at most the sweeps before the rank outgrows the block
+    assert len(high) <= 2 < fit_high.n_iter // 10
+
+
+def test_a_near_tie_of_the_phase_diagram_stops_at_the_minimum():
+    # issue 22, defect 8: one of the 19 phase-diagram splits (rank 5, 12.5 % corrupted, trial 1,
+    # seed 1000 i + 10 j + t) that Appendix B calls "solver not converged", as the docstring
+    # of rho says: the default stops on both residuals at the minimum (relative duality gap
+    # below 1e-6), a few 1e-3 from the planted L, whose objective is higher by less than the
+    # 1e-6 that certifies a failure of PCP
+    from kpca_lib.explorers import pcp_verdict
+
+    case = low_rank_plus_sparse(n=60, rank=5, corruption=0.125, random_state=4041)
+    fit = robust_pca(case.M)
+    verdict, error, margin = pcp_verdict(fit, case.L0, case.S0, case.M)
+    found = np.linalg.svd(fit.L, compute_uv=False).sum() + fit.lam * np.abs(case.M - fit.L).sum()
+    assert fit.converged and fit.n_iter < 1000
+    assert (found - fit.lower_bound) / found < 1e-6
+    assert verdict == 2 and 1e-3 < error < 1e-2 and 0 < margin < 1e-6
