@@ -104,7 +104,8 @@ def test_denoising_frames_map_to_their_setting():
         state = denoiser.compute(sigma, 4 * sigma**2 if width == "rule" else c, q, 5)
         mse = list(state.mse_baselines.values())
         assert static.captions_[index] == (
-            f"MSE kernel PCA {state.mse_kernel:.4f}; mean shift {mse[5]:.4f}, kNN (k = {state.n_neighbors}) {mse[3]:.4f}, "
+            f"MSE kernel PCA {state.mse_kernel:.4f}, Kwok–Tsang {state.mse_kwok_tsang:.4f}; "
+            f"mean shift {mse[5]:.4f}, kNN (k = {state.n_neighbors}) {mse[3]:.4f}, "
             f"linear (q = {state.linear_q}) {state.mse_linear:.4f}; nearest point {mse[2]:.4f}, training mean {mse[1]:.4f}, "
             f"noisy {mse[0]:.4f}; converged {state.converged_fraction:.2f}")
 

@@ -26,7 +26,8 @@ def draw_denoising(axes, state):
     ----------
     axes : sequence of three matplotlib Axes
         The plane (noisy points, linear PCA at its held-out q, kernel PCA
-        pre-images, true centres, mean shift from the noisy points, and the
+        pre-images by the fixed point and by Kwok-Tsang, true centres, mean
+        shift from the noisy points, and the
         trajectories from the noisy starts of
         ``state.trajectory_indices``); ``rho(z_t)`` along those
         trajectories (solid) and along the random starts of the first test
@@ -45,6 +46,8 @@ def draw_denoising(axes, state):
     ax_points.scatter(*state.X_test.T, s=4, c="0.7", label="noisy test points")
     ax_points.scatter(*state.Z_linear.T, s=5, c="tab:blue", label=f"linear PCA, q = {state.linear_q}")
     ax_points.scatter(*state.Z_kernel.T, s=5, c="tab:red", label="kernel PCA")
+    ax_points.scatter(*state.Z_kwok_tsang.T, s=12, facecolors="none", edgecolors="#0b6e4f", lw=0.6,
+                      label=f"Kwok–Tsang ({state.kwok_tsang_neighbors} neighbours)")
     ax_points.scatter(*np.unique(state.X_test_clean, axis=0).T, marker="x", s=30, c="k",
                       label="true centres")
     ax_points.scatter(*state.Z_mean_shift.T, s=9, marker="+", lw=0.6, c="tab:orange",
@@ -79,17 +82,18 @@ def draw_denoising(axes, state):
 
 
 def denoising_caption(state):
-    """The MSEs to the true centres: kernel PCA, then every baseline; the fraction converged.
+    """The MSEs to the true centres: kernel PCA (fixed point, Kwok-Tsang), every baseline; the fraction converged.
 
     Examples
     --------
     >>> from kpca_lib.explorers import ToyDenoiser
     >>> state = ToyDenoiser(max_components=2, n_starts=1).compute(0.1, 0.04, 2, 0)
     >>> print(denoising_caption(state))  # doctest: +ELLIPSIS
-    MSE kernel PCA 0.0178; mean shift 0.0178, kNN (k = ...) 0.0..., linear (q = 2) 0.0178; ...
+    MSE kernel PCA 0.0178, Kwok–Tsang ...; mean shift 0.0178, kNN (k = ...) 0.0..., linear (q = 2) 0.0178; ...
     """
     mse = dict(zip(("noisy", "mean", "nearest", "knn", "linear", "mean shift"), state.mse_baselines.values()))
-    return (f"MSE kernel PCA {state.mse_kernel:.4f}; mean shift {mse['mean shift']:.4f}, "
+    return (f"MSE kernel PCA {state.mse_kernel:.4f}, Kwok–Tsang {state.mse_kwok_tsang:.4f}; "
+            f"mean shift {mse['mean shift']:.4f}, "
             f"kNN (k = {state.n_neighbors}) {mse['knn']:.4f}, linear (q = {state.linear_q}) {mse['linear']:.4f}; "
             f"nearest point {mse['nearest']:.4f}, training mean {mse['mean']:.4f}, noisy {mse['noisy']:.4f}; "
             f"converged {state.converged_fraction:.2f}")
