@@ -7,7 +7,8 @@
  * How each control answers: the iterations slider redraws from the kept
  * iterates; a q move computes the gamma weights and as many iterations as
  * fit in 8 ms, draws, and computes the rest in tasks of about 8 ms with a
- * drawing per animation frame, so the page never freezes; a sigma or c move
+ * drawing per animation frame, so the page never freezes (the Kwok–Tsang
+ * pre-images first, then the iterations, then mean shift); a sigma or c move
  * (a new kernel and its eigenpairs) does the same once the new values shown
  * beside the sliders have been painted.
  */
@@ -241,6 +242,7 @@
       this.timer.mark("firstDrawMs");
       const run = this.current.entry.run;
       if (run.t >= this.settings.n_iter || run.finished) this.timer.mark("shownMs");
+      if (this.current.entry.kwokTsang) this.timer.mark("kwokTsangMs");
       this.pump();
     }
 
