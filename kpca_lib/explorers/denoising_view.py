@@ -46,12 +46,12 @@ def draw_denoising(axes, state):
     ax_points.scatter(*state.X_test.T, s=4, c="0.7", label="noisy test points")
     ax_points.scatter(*state.Z_linear.T, s=5, c="tab:blue", label=f"linear PCA, q = {state.linear_q}")
     ax_points.scatter(*state.Z_kernel.T, s=5, c="tab:red", label="kernel PCA")
-    ax_points.scatter(*state.Z_kwok_tsang.T, s=12, facecolors="none", edgecolors="#0b6e4f", lw=0.6,
-                      label=f"Kwok–Tsang ({state.kwok_tsang_neighbors} neighbours)")
     ax_points.scatter(*np.unique(state.X_test_clean, axis=0).T, marker="x", s=30, c="k",
                       label="true centres")
     ax_points.scatter(*state.Z_mean_shift.T, s=9, marker="+", lw=0.6, c="tab:orange",
                       label="mean shift (γ = 1/n)")
+    ax_points.scatter(*state.Z_kwok_tsang.T, s=12, facecolors="none", edgecolors="#0b6e4f", lw=0.6,
+                      label=f"Kwok–Tsang ({state.kwok_tsang_neighbors} neighbours)")
     for j, colour in zip(range(state.noisy_trajectories.shape[1]), _COLOURS):
         path = state.noisy_trajectories[:, j]
         ax_points.plot(*path.T, "-", c=colour, lw=1.2, label="from noisy starts" if j == 0 else None)
