@@ -113,8 +113,21 @@
       C.discs(ctx, ...pixels(axes, fitted.data.Zlinear, model.nTest), model.nTest, 2.3, C.COLORS.linear);
       C.discs(ctx, ...pixels(axes, fitted.meanShift.at(settings.n_iter), model.nTest), model.nTest, 1.8, MEAN_SHIFT_COLOUR);
       C.discs(ctx, ...pixels(axes, entry.run.at(settings.n_iter), model.nTest), model.nTest, 2.3, C.COLORS.kernel);
+      if (entry.kwokTsang) rings(ctx, ...pixels(axes, entry.kwokTsang.Z, model.nTest), model.nTest, 3.2, KWOK_TSANG_COLOUR);
       drawTrajectories(ctx, axes, view);
     });
+  }
+
+  /** Rings (stroked circles) of radius r at the points given in CSS pixels: the Kwok–Tsang pre-images. */
+  function rings(ctx, xs, ys, count, r, stroke) {
+    ctx.strokeStyle = stroke;
+    ctx.lineWidth = 1.2;
+    ctx.beginPath();
+    for (let i = 0; i < count; i++) {
+      ctx.moveTo(xs[i] + r, ys[i]);
+      ctx.arc(xs[i], ys[i], r, 0, 2 * Math.PI);
+    }
+    ctx.stroke();
   }
 
   /** The curves of a side panel: one per tracked point, then one per click. */
@@ -201,7 +214,7 @@
     }, view);
   }
 
-  const MEAN_SHIFT_COLOUR = "#e6a100";
+  const MEAN_SHIFT_COLOUR = "#e6a100", KWOK_TSANG_COLOUR = "#0b6e4f";
   // four significant digits: the baselines' MSEs span 1e-4 (mean shift at low noise) to 0.6 (the mean)
   const f4v = (v) => (v >= 0.01 ? v.toFixed(4) : v.toPrecision(3));
 
@@ -214,7 +227,7 @@
     const b = data.baselines, meanShift = fitted.meanShift;
     const mseMeanShift = meanShift.t >= t || meanShift.finished
       ? f4v(N.meanSquaredDistance(meanShift.at(t), data.clean, nTest, model.d)) : "computing …";
-    const f4 = f4v;
+    const f4 = f4v, kt = entry.kwokTsang;
     const subscript = (k) => String(k).replace(/[0-9]/g, (digit) => "₀₁₂₃₄₅₆₇₈₉"[digit]);
     const mu = Array.from(fitted.fit.eigenvalues.slice(0, q), (v) => C.formatNumber(v, 4)).join(", ");
     const row = (label, value, cls) => el("tr", cls ? { class: cls } : {}, el("td", { text: label }), el("td", { text: value }));
@@ -228,9 +241,13 @@
           row("kNN average (held-out k = " + b.k + ")", f4(b.mse.knn)),
           row("linear PCA (held-out q = " + b.linearQ + ")", f4(b.mse.linear)),
           row("mean shift (γ = 1/n, same c, " + t + " it.)", mseMeanShift),
+          row("Kwok–Tsang (q = " + q + ", " + model.kwokTsangNeighbors + " neighbours)", kt ? f4(kt.mse) : "computing …"),
           row("kernel PCA (q = " + q + ")", f4(mseKernel), "kpca-lab-kernel"))),
       el("div", { text: "converged: " + converged + " of " + nTest + " (" + (converged / nTest).toFixed(3) + ") within " + t + " iterations" }),
     ];
+    if (kt && kt.tooFar) {
+      lines.push(el("div", { text: "Kwok–Tsang: " + kt.tooFar + " projections too far from a neighbour's image (d̃² ≥ 2)" }));
+    }
     if (lost) lines.push(el("div", { text: lost + " restarted after a vanishing denominator" }));
     if (q < settings.n_components) lines.push(el("div", { text: "only " + q + " components above round-off at this c" }));
     lines.push(el("div", { class: "kpca-lab-small", text: "eigenvalues μ₁ … μ" + subscript(q) + " of the centred kernel: " + mu }));
@@ -245,5 +262,6 @@
 
   (window.kpcaDenoising = window.kpcaDenoising || {}).draw = {
     planeAxes, plane: drawPlane, rho: drawRho, steps: drawSteps, numbers: drawNumbers, meanShiftColour: MEAN_SHIFT_COLOUR,
+    kwokTsangColour: KWOK_TSANG_COLOUR,
   };
 })();

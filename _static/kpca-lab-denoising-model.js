@@ -9,7 +9,10 @@
  *   Y of the test points (a new kernel and its eigenpairs) and the mean-shift
  *   run (every gamma_i = 1/n), iterated after the kernel PCA run;
  * - per (sigma, c, q): the fixed-point run, keeping every iterate z_t, so
- *   that the iterations slider only redraws.
+ *   that the iterations slider only redraws, and the Kwok–Tsang pre-images
+ *   of the same projections (payload.kwok_tsang_neighbors neighbours), from
+ *   K alpha (kept per (sigma, c)), as kpca_lib.preimage.kwok_tsang.
+ *   They are computed first in the tasks that follow the first drawing.
  */
 (function () {
   "use strict";
@@ -33,6 +36,7 @@
       this.noiseTest = Float64Array.from(payload.noise_test);
       this.maxIter = payload.max_iter;
       this.maxComponents = payload.max_components;
+      this.kwokTsangNeighbors = payload.kwok_tsang_neighbors;
       this.track = payload.trajectory_points;
       this.marked = this.track[0];
       this.toys = new Map();
@@ -128,17 +132,37 @@
       const run = new N.FixedPointRun(data.Xtrain, this.nTrain, this.d, gamma, this.nTest, fitted.c, data.Xtest, {
         tol: this.payload.tol, maxRestarts: this.payload.max_restarts, track: this.track,
       });
-      return remember(this.runs, key, { key, q, run }, 12);
+      return remember(this.runs, key, { key, q, run, kwokTsang: null }, 12);
     }
 
     /** Whether every iteration the lab can show is computed. */
     runDone(run) { return run.t >= this.maxIter || run.finished; }
 
-    /** One step of what is left: the kernel PCA run first, then the mean-shift run; false when both are done. */
-    stepPending(fitted, run) {
-      const next = !this.runDone(run) ? run : !this.runDone(fitted.meanShift) ? fitted.meanShift : null;
-      if (next) next.step();
-      return next !== null;
+    /**
+     * One step of what is left: K alpha (a new fit) and the Kwok–Tsang
+     * pre-images (a new run) first, one task each (about 10 ms per q on the
+     * toy, 20 ms per fit: bench_labs.py), then the kernel PCA run, then the
+     * mean-shift run; false when all are done.
+     */
+    stepPending(fitted, entry) {
+      const run = entry.run;
+      if (!fitted.KAlphas) fitted.KAlphas = window.kpcaNumerics.kernelAlphas(fitted.fit);
+      else if (!entry.kwokTsang) this.kwokTsang(fitted, entry);
+      else if (!this.runDone(run)) run.step();
+      else if (!this.runDone(fitted.meanShift)) fitted.meanShift.step();
+      else return false;
+      return true;
+    }
+
+    /** The Kwok–Tsang pre-images of the run's projections, with their MSE (entry.kwokTsang). */
+    kwokTsang(fitted, entry) {
+      const N = window.kpcaNumerics, data = fitted.data, { nTrain, nTest, d } = this;
+      if (!fitted.KAlphas) fitted.KAlphas = N.kernelAlphas(fitted.fit);
+      const KGamma = N.kernelTimesWeights(fitted.fit, fitted.KAlphas, fitted.Y, nTest, entry.q);
+      const { Z, tooFar } = N.kwokTsang(data.Xtrain, nTrain, d, entry.run.gamma, nTest, fitted.c,
+        this.kwokTsangNeighbors, KGamma);
+      entry.kwokTsang = { Z, tooFar, mse: N.meanSquaredDistance(Z, data.clean, nTest, d) };
+      return entry.kwokTsang;
     }
 
     /**

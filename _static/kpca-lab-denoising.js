@@ -7,7 +7,8 @@
  * How each control answers: the iterations slider redraws from the kept
  * iterates; a q move computes the gamma weights and as many iterations as
  * fit in 8 ms, draws, and computes the rest in tasks of about 8 ms with a
- * drawing per animation frame, so the page never freezes; a sigma or c move
+ * drawing per animation frame, so the page never freezes (the Kwok–Tsang
+ * pre-images first, then the iterations, then mean shift); a sigma or c move
  * (a new kernel and its eigenpairs) does the same once the new values shown
  * beside the sliders have been painted.
  */
@@ -98,7 +99,7 @@
       this.root.append(this.controls, el("div", { class: "kpca-lab-body" }, main, side));
       const redraw = () => this.redraw();
       this.plane = new C.Panel(main, {
-        label: "the plane: training points, noisy test points, true centres, linear PCA, mean shift and kernel PCA pre-images; a click starts a pre-image",
+        label: "the plane: training points, noisy test points, true centres, linear PCA, mean shift, kernel PCA and Kwok–Tsang pre-images; a click starts a pre-image",
         height: (width) => width, draw: redraw,
       });
       main.append(C.legend([
@@ -108,6 +109,7 @@
         { label: "linear PCA (held-out q)", swatch: "disc", color: COLORS.linear },
         { label: "mean shift (γ = 1/n)", swatch: "disc", color: this.draw.meanShiftColour },
         { label: "kernel PCA pre-images", swatch: "disc", color: COLORS.kernel },
+        { label: "Kwok–Tsang pre-images (same q, " + this.model.kwokTsangNeighbors + " neighbours)", swatch: "ring", color: this.draw.kwokTsangColour },
         { label: "trajectories z₀ … zₜ from noisy starts (○ start, ★ the marked point)", swatch: "line", color: COLORS.trajectories[0] },
         { label: "your clicks (+ start)", swatch: "line", color: COLORS.click },
       ]));
@@ -182,6 +184,7 @@
         this.drawRequested = false;
         this.redraw();
         const run = this.current.entry.run;
+        if (!this.heavyPending && this.current.entry.kwokTsang) this.timer.mark("kwokTsangMs");
         // (while a new kernel is on its way, what is drawn is the old setting's)
         if (!this.heavyPending && (run.t >= this.settings.n_iter || run.finished)) this.timer.mark("shownMs");
       });
@@ -190,7 +193,7 @@
     work() {
       const { fitted, entry } = this.current, deadline = performance.now() + 8;
       let pending = true;
-      while (pending && performance.now() < deadline) pending = this.model.stepPending(fitted, entry.run);
+      while (pending && performance.now() < deadline) pending = this.model.stepPending(fitted, entry);
       this.requestDraw(); // the side panels follow the iterations beyond the slider's too
       if (!pending) {
         this.pumping = false;
@@ -227,6 +230,7 @@
       this.redraw();
       timer.mark("firstDrawMs");
       if (run.t >= settings.n_iter || run.finished) timer.mark("shownMs");
+      if (this.current.entry.kwokTsang) timer.mark("kwokTsangMs"); // cached with its run
       this.pump(); // what is left: iterations beyond the slider's, the mean-shift run
     }
 
@@ -238,6 +242,7 @@
       this.timer.mark("firstDrawMs");
       const run = this.current.entry.run;
       if (run.t >= this.settings.n_iter || run.finished) this.timer.mark("shownMs");
+      if (this.current.entry.kwokTsang) this.timer.mark("kwokTsangMs");
       this.pump();
     }
 
@@ -317,8 +322,10 @@
 
   /** The baselines the page computed, as plain arrays (for the tests). */
   DenoisingLab.prototype.baselineState = function (t) {
-    const { fitted } = this.current, b = fitted.data.baselines, ms = fitted.meanShift;
+    const { fitted, entry } = this.current, b = fitted.data.baselines, ms = fitted.meanShift, kt = entry.kwokTsang;
     return {
+      kwok_tsang_neighbors: this.model.kwokTsangNeighbors,
+      Z_kwok_tsang: kt && Array.from(kt.Z), mse_kwok_tsang: kt && kt.mse, kwok_tsang_too_far: kt && kt.tooFar,
       n_neighbors: b.k, linear_q: b.linearQ, mse: b.mse,
       Z_mean: Array.from(b.Z.mean), Z_nearest: Array.from(b.Z.nearest), Z_knn: Array.from(b.Z.knn),
       Z_linear: Array.from(b.Z.linear), Z_mean_shift: Array.from(ms.at(t)), mean_shift_iterations: Math.min(t, ms.t),

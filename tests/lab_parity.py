@@ -82,10 +82,17 @@ def denoising_reference(payload, sigma, c, n_components, n_iter):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         Z_mean_shift = baselines.mean_shift(data.X_train, data.X_test, c, max_iter=n_iter, tol=payload["tol"])
+    # Kwok-Tsang from the same projections, as chapter 5 and the widget call it; the page counts the points
+    # that the library's warning reports too far from a neighbour's image
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", RuntimeWarning)
+        Z_kwok_tsang = kpca.denoise(data.X_test, n_components=q, method="kwok_tsang",
+                                    n_neighbors=payload["kwok_tsang_neighbors"])
+    too_far = sum(int(str(w.message).split()[0]) for w in caught if issubclass(w.category, RuntimeWarning))
     return Bunch(
         data=data, kpca=kpca, q=q, c=c, eigenvalues=kpca.eigenvalues_, alphas=kpca.alphas_,
         gamma=gamma, Z_kernel=Z, converged=converged, restarted=restarted, Z_linear=chosen.Z["linear PCA"],
-        baselines=chosen, Z_mean_shift=Z_mean_shift,
+        baselines=chosen, Z_mean_shift=Z_mean_shift, Z_kwok_tsang=Z_kwok_tsang, kwok_tsang_too_far=too_far,
     )
 
 
@@ -177,6 +184,9 @@ def check_denoising(page, index, settings_list=None):
         assert errors["held-out k, q"] == (reference.baselines.n_neighbors, reference.baselines.linear_q), errors
         assert max(errors["kNN, nearest, mean"], errors["baseline MSEs"]) <= 1e-10, errors
         assert errors["mean shift"] <= PREIMAGE_ATOL, errors
+        # the page's weights come from its own eigenpairs (alphas within 1e-6): the pre-images' tolerance
+        assert max(errors["Kwok-Tsang"], errors["Kwok-Tsang MSE"]) <= PREIMAGE_ATOL, errors
+        assert errors["Kwok-Tsang too far"][0] == errors["Kwok-Tsang too far"][1], errors
         assert state["n_converged"] == int(reference.converged.sum()), errors
         mse_kernel = float(np.mean(np.sum((reference.Z_kernel - reference.data.X_test_clean) ** 2, axis=1)))
         if kept.all():
@@ -186,7 +196,7 @@ def check_denoising(page, index, settings_list=None):
 
 
 def baseline_errors(ours, reference):
-    """The page's baselines against kpca_lib's: held-out choices, points, MSEs."""
+    """The page's baselines against kpca_lib's: held-out choices, points, MSEs, Kwok-Tsang."""
     chosen, clean = reference.baselines, reference.data.X_test_clean
     points = {"knn": chosen.Z["kNN average"], "nearest": chosen.Z["nearest training point"],
               "mean": chosen.Z["training mean"]}
@@ -198,6 +208,10 @@ def baseline_errors(ours, reference):
         "baseline MSEs": max(abs(ours["mse"][name] - float(np.mean(np.sum((Z - clean) ** 2, axis=1))))
                              for name, Z in mse.items()),
         "mean shift": float(np.max(np.abs(np.array(ours["Z_mean_shift"]).reshape(-1, 2) - reference.Z_mean_shift))),
+        "Kwok-Tsang": float(np.max(np.abs(np.array(ours["Z_kwok_tsang"]).reshape(-1, 2) - reference.Z_kwok_tsang))),
+        "Kwok-Tsang MSE": abs(ours["mse_kwok_tsang"]
+                              - float(np.mean(np.sum((reference.Z_kwok_tsang - clean) ** 2, axis=1)))),
+        "Kwok-Tsang too far": (ours["kwok_tsang_too_far"], reference.kwok_tsang_too_far),
     }
 
 

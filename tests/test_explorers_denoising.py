@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from sklearn.exceptions import ConvergenceWarning
 
-from kpca_lib import PCA, Gaussian, KernelPCA, datasets
+from kpca_lib import PCA, Gaussian, KernelPCA, datasets, preimage
 from kpca_lib import denoising_baselines as baselines
 from kpca_lib.explorers import ToyDenoiser, mean_squared_distance
-from kpca_lib.explorers.denoising_baselines import K_VALUES, validation_noise
+from kpca_lib.explorers.denoising_baselines import K_VALUES, KWOK_TSANG_NEIGHBORS, validation_noise
 
 SIGMA, C = 0.1, 0.04  # c = 2 d sigma^2 with d = 2
 
@@ -69,6 +69,26 @@ def test_baselines_are_the_library_baselines_at_held_out_settings(explorer, dire
     # none of them depends on q
     state_q3 = explorer.compute(SIGMA, C, n_components=3, max_iter=10)
     assert state_q3.mse_baselines == state.mse_baselines
+
+
+def test_kwok_tsang_is_the_library_pre_image_of_the_same_projections(explorer, direct):
+    # the widget's Kwok-Tsang: chapter 5's 2-D call, KernelPCA.denoise(method="kwok_tsang", n_neighbors=10),
+    # on the projections of kernel PCA's fixed point, that is kpca_lib.preimage.kwok_tsang of their weights
+    data, kpca = direct
+    assert KWOK_TSANG_NEIGHBORS == 10
+    for q, max_iter in [(4, 30), (2, 0), (1, 5)]:
+        state = explorer.compute(SIGMA, C, n_components=q, max_iter=max_iter)
+        gamma = preimage.gamma_weights(kpca.alphas_[:, :q], kpca.transform(data.X_test)[:, :q])
+        expected = preimage.kwok_tsang(data.X_train, gamma, C, n_neighbors=10)
+        np.testing.assert_allclose(state.Z_kwok_tsang, expected, rtol=0, atol=1e-10)
+        np.testing.assert_allclose(
+            state.Z_kwok_tsang, kpca.denoise(data.X_test, n_components=q, method="kwok_tsang", n_neighbors=10),
+            rtol=0, atol=1e-10)
+        assert state.kwok_tsang_neighbors == 10
+        assert state.mse_kwok_tsang == pytest.approx(mean_squared_distance(expected, data.X_test_clean), rel=1e-10)
+    # it depends on q, not on the iterations
+    assert not np.allclose(explorer.compute(SIGMA, C, 4, 30).Z_kwok_tsang, explorer.compute(SIGMA, C, 1, 30).Z_kwok_tsang)
+    np.testing.assert_array_equal(explorer.compute(SIGMA, C, 4, 3).Z_kwok_tsang, explorer.compute(SIGMA, C, 4, 30).Z_kwok_tsang)
 
 
 def test_changing_components_or_iterations_does_not_refit():
@@ -285,3 +305,4 @@ def test_the_browser_lab_is_sent_the_widgets_validation_noise():
     payload = denoising_lab().payload
     np.testing.assert_array_equal(payload["validation_noise"], validation_noise(0, 11, 2).ravel())
     assert payload["validation_per_cluster"] == 11 and payload["knn_k_values"] == list(K_VALUES)
+    assert payload["kwok_tsang_neighbors"] == KWOK_TSANG_NEIGHBORS  # the widget's, chapter 5's in 2-D

@@ -104,7 +104,8 @@ def test_denoising_frames_map_to_their_setting():
         state = denoiser.compute(sigma, 4 * sigma**2 if width == "rule" else c, q, 5)
         mse = list(state.mse_baselines.values())
         assert static.captions_[index] == (
-            f"MSE kernel PCA {state.mse_kernel:.4f}; mean shift {mse[5]:.4f}, kNN (k = {state.n_neighbors}) {mse[3]:.4f}, "
+            f"MSE kernel PCA {state.mse_kernel:.4f}, Kwok–Tsang {state.mse_kwok_tsang:.4f}; "
+            f"mean shift {mse[5]:.4f}, kNN (k = {state.n_neighbors}) {mse[3]:.4f}, "
             f"linear (q = {state.linear_q}) {state.mse_linear:.4f}; nearest point {mse[2]:.4f}, training mean {mse[1]:.4f}, "
             f"noisy {mse[0]:.4f}; converged {state.converged_fraction:.2f}")
 
@@ -146,6 +147,7 @@ def test_draw_denoising_draws_the_state():
     # the 11 true centres, once each
     np.testing.assert_allclose(np.sort(offsets[3], axis=0), np.sort(np.unique(state.X_test_clean, axis=0), axis=0))
     np.testing.assert_allclose(offsets[4], state.Z_mean_shift)
+    np.testing.assert_allclose(offsets[5], state.Z_kwok_tsang)
     # the trajectories from the noisy starts, which start at the noisy points
     paths = [line for line in axes[0].get_lines() if len(line.get_xdata()) > 1]
     assert len(paths) == 2
@@ -155,7 +157,7 @@ def test_draw_denoising_draws_the_state():
     legend = axes[0].get_legend()
     labels = [text.get_text() for text in legend.get_texts()]
     assert labels == ["noisy test points", f"linear PCA, q = {state.linear_q}", "kernel PCA", "true centres",
-                      "mean shift (γ = 1/n)", "from noisy starts"]
+                      "mean shift (γ = 1/n)", "Kwok–Tsang (10 neighbours)", "from noisy starts"]
     fig.canvas.draw()
     assert legend.get_window_extent().y1 <= axes[0].get_window_extent().y0
     # rho: one solid line per noisy start, then one dotted line per random start
@@ -168,6 +170,7 @@ def test_draw_denoising_draws_the_state():
     np.testing.assert_allclose(axes[2].get_lines()[0].get_ydata(), steps[steps > 0])
     assert axes[2].get_yscale() == "log"
     assert f"kernel PCA {state.mse_kernel:.4f}" in caption and "mean shift " in caption
+    assert f"Kwok–Tsang {state.mse_kwok_tsang:.4f}" in caption
     plt.close(fig)
 
 
@@ -187,7 +190,8 @@ def test_denoising_width_toggle_uses_the_rule():
 
 def draw_denoising_caption(state):
     mse = list(state.mse_baselines.values())
-    return (f"MSE kernel PCA {state.mse_kernel:.4f}; mean shift {mse[5]:.4f}, kNN (k = {state.n_neighbors}) {mse[3]:.4f}, "
+    return (f"MSE kernel PCA {state.mse_kernel:.4f}, Kwok–Tsang {state.mse_kwok_tsang:.4f}; "
+            f"mean shift {mse[5]:.4f}, kNN (k = {state.n_neighbors}) {mse[3]:.4f}, "
             f"linear (q = {state.linear_q}) {state.mse_linear:.4f}; nearest point {mse[2]:.4f}, training mean {mse[1]:.4f}, "
             f"noisy {mse[0]:.4f}; converged {state.converged_fraction:.2f}")
 

@@ -1,4 +1,4 @@
-"""The labs' JavaScript numerics (_static/kpca-labs-{linalg,kernels,preimage}.js) under node.
+"""The labs' JavaScript numerics (_static/kpca-labs-{linalg,kernels,preimage,kwok-tsang}.js) under node.
 
 ``node --test tests/js/`` runs the unit tests of the numerics (known answers and
 identities); the de-noising computation is then compared with kpca_lib on the
@@ -19,7 +19,13 @@ from sklearn.exceptions import ConvergenceWarning
 
 from kpca_lib import Gaussian, KernelPCA, datasets, preimage
 from kpca_lib import denoising_baselines as baselines
-from kpca_lib.explorers.denoising_baselines import K_VALUES, N_VALIDATION_PER_CLUSTER, toy_baselines, validation_noise
+from kpca_lib.explorers.denoising_baselines import (
+    K_VALUES,
+    KWOK_TSANG_NEIGHBORS,
+    N_VALIDATION_PER_CLUSTER,
+    toy_baselines,
+    validation_noise,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 NODE = shutil.which("node")
@@ -43,7 +49,7 @@ def test_javascript_unit_tests_pass():
 def test_javascript_denoising_matches_kpca_lib(sigma, c, q, n_iter):
     data = datasets.denoising_toy(sigma=sigma, random_state=0)
     request = {"X_train": data.X_train.ravel().tolist(), "X_test": data.X_test.ravel().tolist(),
-               "d": 2, "c": c, "n_fit": 12, "q": q, "n_iter": n_iter}
+               "d": 2, "c": c, "n_fit": 12, "q": q, "n_iter": n_iter, "kt_neighbors": KWOK_TSANG_NEIGHBORS}
     result = subprocess.run(
         [NODE, str(ROOT / "tests" / "js" / "denoise_cli.js")], input=json.dumps(request),
         capture_output=True, text=True, timeout=120, check=True,
@@ -63,6 +69,62 @@ def test_javascript_denoising_matches_kpca_lib(sigma, c, q, n_iter):
     Z = np.array(ours["Z"]).reshape(-1, 2)
     assert np.max(np.abs(Z - reference.Z)[kept]) <= 1e-6
     assert ours["n_converged"] == int(reference.converged.sum())
+    # Kwok-Tsang as the lab computes it: the page's own fit and weights, K gamma from K alpha
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a projection too far from its neighbours' images
+        kwok_tsang = preimage.kwok_tsang(data.X_train, gamma, c, n_neighbors=KWOK_TSANG_NEIGHBORS)
+    assert np.max(np.abs(np.array(ours["kwok_tsang"]).reshape(-1, 2) - kwok_tsang)) <= 1e-6
+
+
+def run_kwok_tsang(X_train, X, gamma, c, n_neighbors):
+    """The page's kwokTsang on the weights gamma of the points X (baselines_cli.js): (Z, points too far)."""
+    request = {"X_train": X_train.ravel().tolist(), "X_test": X.ravel().tolist(), "first": X.ravel().tolist(),
+               "second": X.ravel().tolist(), "d": 2, "c": c, "n_iter": 0, "k_values": [1],
+               "gamma": gamma.ravel().tolist(), "kt_neighbors": n_neighbors}
+    result = subprocess.run(
+        [NODE, str(ROOT / "tests" / "js" / "baselines_cli.js")], input=json.dumps(request),
+        capture_output=True, text=True, timeout=120, check=True,
+    )
+    ours = json.loads(result.stdout)
+    return np.array(ours["kwok_tsang"]).reshape(-1, 2), ours["kwok_tsang_too_far"]
+
+
+def library_kwok_tsang(X_train, gamma, c, n_neighbors):
+    """kpca_lib.preimage.kwok_tsang, and how many points its warning counts as too far (0 without it)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        Z = preimage.kwok_tsang(X_train, gamma, c, n_neighbors=n_neighbors)
+    too_far = [int(str(w.message).split()[0]) for w in caught if issubclass(w.category, RuntimeWarning)]
+    return Z, sum(too_far)
+
+
+@pytest.mark.parametrize(
+    "sigma, c, q, n_neighbors",
+    [(0.1, 0.04, 10, 10), (0.2, 0.001, 12, 10), (0.05, 10.0, 3, 10), (0.8, 0.16, 6, 10), (0.4, 0.64, 1, 3),
+     (0.1, 0.04, 10, 1), (0.2, 0.16, 4, 1100)],
+)
+def test_javascript_kwok_tsang_matches_kpca_lib(sigma, c, q, n_neighbors):
+    # the same weights in both: the page's kwokTsang against kpca_lib.preimage.kwok_tsang, step for step
+    data = datasets.denoising_toy(sigma=sigma, random_state=0)
+    kpca = KernelPCA(n_components=12, kernel=Gaussian(c=c), eigen_solver="dense").fit(data.X_train)
+    gamma = preimage.gamma_weights(kpca.alphas_[:, :q], kpca.transform(data.X_test)[:, :q])
+    Z, too_far = run_kwok_tsang(data.X_train, data.X_test, gamma, c, n_neighbors)
+    reference, reference_too_far = library_kwok_tsang(data.X_train, gamma, c, n_neighbors)
+    assert np.max(np.abs(Z - reference)) <= 1e-9
+    assert too_far == reference_too_far
+
+
+def test_javascript_kwok_tsang_rank_cut_matches_kpca_lib():
+    # neighbours on a line (one singular value of round-off size, cut at 1e-10 of the largest), on an
+    # axis (exactly zero), and repeated points (every singular value zero): the pre-image stays in their span
+    rng = np.random.default_rng(1)
+    t = rng.uniform(-1, 1, 30)
+    for X_train in [np.c_[0.3 + t, 0.7 - 2 * t], np.c_[t, np.zeros(30)], np.repeat([[0.2, 0.4], [0.5, -0.1]], 15, axis=0)]:
+        gamma, X = rng.dirichlet(np.ones(30), size=7), rng.normal(size=(7, 2))
+        for n_neighbors in (1, 2, 5, 30):
+            Z, _ = run_kwok_tsang(X_train, X, gamma, 0.5, n_neighbors)
+            reference, _ = library_kwok_tsang(X_train, gamma, 0.5, n_neighbors)
+            assert np.max(np.abs(Z - reference)) <= 1e-9, n_neighbors
 
 
 @pytest.mark.parametrize("sigma, c, n_iter", [(0.05, 0.01, 30), (0.1, 0.04, 50), (0.4, 0.64, 10), (0.8, 2.56, 0)])

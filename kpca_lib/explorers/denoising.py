@@ -20,7 +20,7 @@ from .. import datasets, denoising_baselines, preimage
 from .._validation import check_int, check_real
 from ..kernel_pca import KernelPCA
 from ..kernels import Gaussian
-from .denoising_baselines import baseline_label, toy_baselines, validation_noise
+from .denoising_baselines import KWOK_TSANG_NEIGHBORS, baseline_label, toy_baselines, validation_noise
 
 __all__ = [
     "mean_squared_distance",
@@ -93,6 +93,11 @@ class DenoisingState:
         Mean squared distance to the true centres of every baseline (noisy
         points, training mean, nearest training point, kNN average, linear
         PCA, mean shift), by its label.
+    Z_kwok_tsang : ndarray of shape (n_test, n_features)
+        The Kwok-Tsang pre-images of the projections of ``Z_kernel``, as
+        ``KernelPCA.denoise(method="kwok_tsang")`` (chapter 5's 2-D table).
+    mse_kwok_tsang, kwok_tsang_neighbors : float, int
+        Their mean squared distance to the true centres; their neighbours.
     converged_fraction : float
         Fraction of kernel PCA pre-images that met the convergence test
         within ``max_iter`` iterations.
@@ -129,6 +134,9 @@ class DenoisingState:
     n_neighbors: int
     Z_mean_shift: np.ndarray
     mse_baselines: dict
+    Z_kwok_tsang: np.ndarray
+    mse_kwok_tsang: float
+    kwok_tsang_neighbors: int
     converged_fraction: float
     trajectory_point: np.ndarray
     trajectories: np.ndarray
@@ -216,6 +224,7 @@ class ToyDenoiser:
         # least recently used (sigma, c) pairs are dropped first
         self._fit_cached = functools.lru_cache(maxsize=self.cache_size)(self._fit)
         self._mean_shift_cached = functools.lru_cache(maxsize=4 * self.cache_size)(self._mean_shift)
+        self._kwok_tsang_cached = functools.lru_cache(maxsize=4 * self.cache_size)(self._kwok_tsang)
         self.n_fits_ = 0
 
     def fitted(self, sigma, c):
@@ -267,6 +276,13 @@ class ToyDenoiser:
             warnings.simplefilter("ignore", ConvergenceWarning)
             return denoising_baselines.mean_shift(data.X_train, data.X_test, c, max_iter=max_iter, tol=self.tol,
                                                   return_history=True)[1]
+
+    def _kwok_tsang(self, sigma, c, q):
+        """Kwok-Tsang pre-images of the test points with q components: they depend on neither t nor the starts."""
+        fitted = self.fitted(sigma, c)
+        with threadpool_limits(limits=1, user_api="blas"):
+            return fitted.kpca.denoise(fitted.data.X_test, n_components=q, method="kwok_tsang",
+                                       n_neighbors=KWOK_TSANG_NEIGHBORS)
 
     def compute(self, sigma, c, n_components, max_iter):
         """De-noise the test points for one setting of the sliders.
@@ -326,6 +342,7 @@ class ToyDenoiser:
             baseline_label(name, chosen): mean_squared_distance(Z, data.X_test_clean)
             for name, Z in {**chosen.Z, "mean shift": Z_mean_shift}.items()
         }
+        Z_kwok_tsang = self._kwok_tsang_cached(float(sigma), float(c), q)
         Z_linear = chosen.Z["linear PCA"]
         mse_linear = mean_squared_distance(Z_linear, data.X_test_clean)
         mse_kernel = mean_squared_distance(result.Z, data.X_test_clean)
@@ -335,7 +352,9 @@ class ToyDenoiser:
             Z_linear=Z_linear, Z_kernel=result.Z, mse_linear=mse_linear, mse_kernel=mse_kernel,
             ratio=mse_linear / mse_kernel if mse_kernel > 0 else np.inf,
             linear_q=chosen.linear_q, n_neighbors=chosen.n_neighbors,
-            Z_mean_shift=Z_mean_shift, mse_baselines=mse_baselines,
+            Z_mean_shift=Z_mean_shift, mse_baselines=mse_baselines, Z_kwok_tsang=Z_kwok_tsang,
+            mse_kwok_tsang=mean_squared_distance(Z_kwok_tsang, data.X_test_clean),
+            kwok_tsang_neighbors=KWOK_TSANG_NEIGHBORS,
             converged_fraction=float(np.mean(result.converged)),
             trajectory_point=data.X_test[0], trajectories=trajectories, rho=rho,
             noisy_trajectories=noisy_trajectories, noisy_rho=noisy_rho,
@@ -346,6 +365,7 @@ class ToyDenoiser:
         """Forget every (sigma, c) fit."""
         self._fit_cached.cache_clear()
         self._mean_shift_cached.cache_clear()
+        self._kwok_tsang_cached.cache_clear()
 
 
 def check_trajectory_points(trajectory_points, n_test):

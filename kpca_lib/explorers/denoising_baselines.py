@@ -2,7 +2,11 @@
 
 Both show, beside kernel PCA, what a sceptic tries first: the noisy points,
 the training mean, the nearest training point, the k-nearest-neighbour
-average, linear PCA and mean shift (:mod:`kpca_lib.denoising_baselines`).
+average, linear PCA and mean shift (:mod:`kpca_lib.denoising_baselines`);
+and, from the same projections as kernel PCA's fixed point, the
+non-iterative pre-image of Kwok and Tsang with
+:data:`KWOK_TSANG_NEIGHBORS` neighbours, as chapter 5's 2-D table computes it
+(``KernelPCA.denoise(method="kwok_tsang", n_neighbors=10)``).
 The k of the average and the q of linear PCA are chosen as chapter 5 chooses
 kernel PCA's settings, without clean data: on a validation set seen twice,
 with independent noise, by the paired one-standard-error rule. The
@@ -16,11 +20,13 @@ from sklearn.utils import Bunch
 
 from .. import denoising_baselines as baselines
 
-__all__ = ["K_VALUES", "N_VALIDATION_PER_CLUSTER", "toy_baselines", "validation_noise"]
+__all__ = ["K_VALUES", "KWOK_TSANG_NEIGHBORS", "N_VALIDATION_PER_CLUSTER", "toy_baselines", "validation_noise"]
 
 N_VALIDATION_PER_CLUSTER = 11
 # the candidates of the kNN average, simplest (smoothest) first
 K_VALUES = (1000, 300, 100, 30, 10, 3, 1)
+# neighbours of the Kwok-Tsang pre-image in 2-D: Kwok and Tsang's 10, as chapter 5's 2-D table
+KWOK_TSANG_NEIGHBORS = 10
 # names as the widget and the lab show them, in this order
 NAMES = ("noisy points", "training mean", "nearest training point", "kNN average", "linear PCA", "mean shift")
 

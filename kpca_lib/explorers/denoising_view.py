@@ -26,7 +26,8 @@ def draw_denoising(axes, state):
     ----------
     axes : sequence of three matplotlib Axes
         The plane (noisy points, linear PCA at its held-out q, kernel PCA
-        pre-images, true centres, mean shift from the noisy points, and the
+        pre-images by the fixed point and by Kwok-Tsang, true centres, mean
+        shift from the noisy points, and the
         trajectories from the noisy starts of
         ``state.trajectory_indices``); ``rho(z_t)`` along those
         trajectories (solid) and along the random starts of the first test
@@ -49,6 +50,8 @@ def draw_denoising(axes, state):
                       label="true centres")
     ax_points.scatter(*state.Z_mean_shift.T, s=9, marker="+", lw=0.6, c="tab:orange",
                       label="mean shift (γ = 1/n)")
+    ax_points.scatter(*state.Z_kwok_tsang.T, s=12, facecolors="none", edgecolors="#0b6e4f", lw=0.6,
+                      label=f"Kwok–Tsang ({state.kwok_tsang_neighbors} neighbours)")
     for j, colour in zip(range(state.noisy_trajectories.shape[1]), _COLOURS):
         path = state.noisy_trajectories[:, j]
         ax_points.plot(*path.T, "-", c=colour, lw=1.2, label="from noisy starts" if j == 0 else None)
@@ -79,17 +82,18 @@ def draw_denoising(axes, state):
 
 
 def denoising_caption(state):
-    """The MSEs to the true centres: kernel PCA, then every baseline; the fraction converged.
+    """The MSEs to the true centres: kernel PCA (fixed point, Kwok-Tsang), every baseline; the fraction converged.
 
     Examples
     --------
     >>> from kpca_lib.explorers import ToyDenoiser
     >>> state = ToyDenoiser(max_components=2, n_starts=1).compute(0.1, 0.04, 2, 0)
     >>> print(denoising_caption(state))  # doctest: +ELLIPSIS
-    MSE kernel PCA 0.0178; mean shift 0.0178, kNN (k = ...) 0.0..., linear (q = 2) 0.0178; ...
+    MSE kernel PCA 0.0178, Kwok–Tsang ...; mean shift 0.0178, kNN (k = ...) 0.0..., linear (q = 2) 0.0178; ...
     """
     mse = dict(zip(("noisy", "mean", "nearest", "knn", "linear", "mean shift"), state.mse_baselines.values()))
-    return (f"MSE kernel PCA {state.mse_kernel:.4f}; mean shift {mse['mean shift']:.4f}, "
+    return (f"MSE kernel PCA {state.mse_kernel:.4f}, Kwok–Tsang {state.mse_kwok_tsang:.4f}; "
+            f"mean shift {mse['mean shift']:.4f}, "
             f"kNN (k = {state.n_neighbors}) {mse['knn']:.4f}, linear (q = {state.linear_q}) {mse['linear']:.4f}; "
             f"nearest point {mse['nearest']:.4f}, training mean {mse['mean']:.4f}, noisy {mse['noisy']:.4f}; "
             f"converged {state.converged_fraction:.2f}")

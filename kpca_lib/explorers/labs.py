@@ -15,7 +15,7 @@ from .._validation import check_int, check_real
 from ..datasets.chapters_4_5 import _denoising_toy_draws
 from .browser import BrowserExplorer
 from .denoising import SIGMAS, check_trajectory_points
-from .denoising_baselines import K_VALUES, N_VALIDATION_PER_CLUSTER, validation_noise
+from .denoising_baselines import K_VALUES, KWOK_TSANG_NEIGHBORS, N_VALIDATION_PER_CLUSTER, validation_noise
 
 __all__ = ["denoising_lab", "gram_spectrum_lab", "pca_lab"]
 
@@ -65,7 +65,8 @@ def denoising_lab(
     ``KernelPCA(12, Gaussian(c)).fit(X_train)``,
     :func:`~kpca_lib.preimage.gamma_weights` and
     :func:`~kpca_lib.preimage.gaussian_fixed_point` (tol 1e-6, 3 restarts)
-    do. Sliders: sigma on the grid ``sigmas``, c on a log scale over
+    do; and the Kwok-Tsang pre-image of the same projections, with 10
+    neighbours, as :func:`~kpca_lib.preimage.kwok_tsang`. Sliders: sigma on the grid ``sigmas``, c on a log scale over
     ``c_range`` (or c = 2 d sigma^2 with the width-rule toggle), q from 1
     to 12 and the iterations from 0 to 50. Beside the plane: the MSEs to the
     true centres, the fraction converged, and rho(z_t) and the step sizes
@@ -187,6 +188,8 @@ def _toy_payload(random_state):
         "validation_noise": validation_noise(random_state, _TOY["n_clusters"], _TOY["n_features"]).ravel(),
         "validation_per_cluster": N_VALIDATION_PER_CLUSTER,
         "knn_k_values": list(K_VALUES),
+        # the Kwok-Tsang pre-image of the same projections as the fixed point
+        "kwok_tsang_neighbors": KWOK_TSANG_NEIGHBORS,
     }
 
 

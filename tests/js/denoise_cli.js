@@ -1,9 +1,10 @@
 // Kernel PCA de-noising by the labs' numerics, for tests/test_labs_numerics.py:
-// reads {X_train, X_test, d, c, n_fit, q, n_iter} as JSON on stdin, writes the
-// eigenvalues, alphas, pre-images and convergence counts as JSON on stdout.
+// reads {X_train, X_test, d, c, n_fit, q, n_iter, kt_neighbors} as JSON on stdin, writes the
+// eigenvalues, alphas, pre-images and convergence counts, and the Kwok-Tsang pre-images
+// computed as the lab computes them (K gamma from K alpha), as JSON on stdout.
 "use strict";
 const path = require("node:path");
-const N = Object.assign({}, ...["linalg", "kernels", "preimage"].map((name) =>
+const N = Object.assign({}, ...["linalg", "kernels", "preimage", "kwok-tsang"].map((name) =>
   require(path.join(__dirname, "..", "..", "_static", `kpca-labs-${name}.js`))));
 
 const input = JSON.parse(require("node:fs").readFileSync(0, "utf8"));
@@ -11,7 +12,10 @@ const d = input.d, X = Float64Array.from(input.X_train), A = Float64Array.from(i
 const n = X.length / d, m = A.length / d;
 const fit = N.kernelPCAFit(X, n, d, input.c, input.n_fit);
 const Y = N.kernelPCAProject(fit, A, m);
-const run = new N.FixedPointRun(X, n, d, N.gammaWeights(fit, Y, m, input.q), m, input.c, A);
+const gamma = N.gammaWeights(fit, Y, m, input.q);
+const run = new N.FixedPointRun(X, n, d, gamma, m, input.c, A);
+const KGamma = N.kernelTimesWeights(fit, N.kernelAlphas(fit), Y, m, input.q);
+const kwokTsang = N.kwokTsang(X, n, d, gamma, m, input.c, input.kt_neighbors, KGamma);
 run.runTo(input.n_iter);
 process.stdout.write(JSON.stringify({
   eigenvalues: Array.from(fit.eigenvalues),
@@ -20,5 +24,6 @@ process.stdout.write(JSON.stringify({
   lanczos: fit.lanczos,
   Z: Array.from(run.at(input.n_iter)),
   n_converged: run.convergedWithin(input.n_iter),
+  kwok_tsang: Array.from(kwokTsang.Z),
   restarted: Array.from(run.restarts).map((r, a) => r > 0 || run.gaveUpAt[a] >= 0),
 }));

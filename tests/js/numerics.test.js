@@ -1,11 +1,11 @@
-// Unit tests of the labs' numerics (_static/kpca-labs-{linalg,kernels,preimage}.js) against known answers and
+// Unit tests of the labs' numerics (_static/kpca-labs-{linalg,kernels,preimage,kwok-tsang}.js) against known answers and
 // identities. Run: node --test tests/js/  (tests/test_labs_numerics.py runs it
 // under pytest, and compares the same code with kpca_lib).
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const path = require("node:path");
-const N = Object.assign({}, ...["linalg", "kernels", "preimage"].map((name) =>
+const N = Object.assign({}, ...["linalg", "kernels", "preimage", "kwok-tsang"].map((name) =>
   require(path.join(__dirname, "..", "..", "_static", `kpca-labs-${name}.js`))));
 
 const EPS = Math.pow(2, -52);
@@ -300,4 +300,52 @@ test("oneStandardErrorChoice keeps the simplest setting within one standard erro
   errors[0] = Float64Array.from([1.0, 1.1, 1.0]);
   assert.equal(N.oneStandardErrorChoice(errors), 1);
   assert.deepEqual(Array.from(N.rowErrors(Float64Array.from([0, 0, 1, 1]), Float64Array.from([3, 4, 1, 2]), 2, 2)), [25, 1]);
+});
+
+test("kwokTsang: kpca_lib's doctest, exact distances give the point back, one neighbour is that neighbour", () => {
+  // Psi = phi(x_2): its feature distances are those of x_2, and the pre-image is x_2
+  const X = Float64Array.of(0, 0, 1, 0, 0, 1);
+  const { Z, tooFar } = N.kwokTsang(X, 3, 2, Float64Array.of(0, 1, 0), 1, 1, 3);
+  assert.ok(Math.abs(Z[0] - 1) < 1e-12 && Math.abs(Z[1]) < 1e-12 && tooFar === 0);
+  // Psi = phi(z) for z not a training point: d~^2 = 2 - 2 k(z, x_i) exactly, and the least squares
+  // point of the exact distances is z itself (KGamma given: K gamma = k(z, x_i), ||Psi||^2 = 1)
+  const n = 40, P = randomMatrix(n, 2, 11), z = [0.3, -0.2], c = 0.7;
+  const kz = Float64Array.from({ length: n }, (_, i) => Math.exp(-((P[2 * i] - z[0]) ** 2 + (P[2 * i + 1] - z[1]) ** 2) / c));
+  const gamma = new Float64Array(n); // gamma . K gamma must be 1: only its product with kz is used
+  gamma[0] = 1 / kz[0];
+  for (const k of [3, 10, 40]) {
+    const back = N.kwokTsang(P, n, 2, gamma, 1, c, k, kz).Z;
+    assert.ok(Math.abs(back[0] - z[0]) < 1e-9 && Math.abs(back[1] - z[1]) < 1e-9, k + ": " + back);
+  }
+  const nearest = N.kwokTsang(P, n, 2, gamma, 1, c, 1, kz).Z; // the one training point nearest to z
+  const [x, y] = N.knnAverages(P, n, 2, Float64Array.from(z), 1, [1])[0];
+  assert.deepEqual(Array.from(nearest), [x, y]);
+  assert.throws(() => N.kwokTsang(P, n, 2, gamma, 1, c, 0), RangeError);
+  assert.throws(() => N.kwokTsang(P, n, 2, gamma, 1, c, n + 1), RangeError);
+  assert.throws(() => N.kwokTsang(P, 20, 4, gamma, 1, c, 3), RangeError);
+});
+
+test("kwokTsang: neighbours on a line leave the pre-image on the line (the rank cut)", () => {
+  const n = 12, X = new Float64Array(2 * n), random = N.randomGenerator(5);
+  for (let i = 0; i < n; i++) {
+    const t = 2 * random.uniform() - 1;
+    X[2 * i] = 0.1 + 3 * t;
+    X[2 * i + 1] = -0.4 + 0.7 * t;
+  }
+  const gamma = Float64Array.from({ length: 3 * n }, () => random.uniform());
+  const { Z } = N.kwokTsang(X, n, 2, gamma, 3, 0.9, 6);
+  for (let a = 0; a < 3; a++) {
+    // on the line (x - 0.1) / 3 = (y + 0.4) / 0.7
+    assert.ok(Math.abs((Z[2 * a] - 0.1) * 0.7 - (Z[2 * a + 1] + 0.4) * 3) < 1e-12, String(Z));
+  }
+});
+
+test("kernelTimesWeights from kernelAlphas is K gamma of gammaWeights", () => {
+  const n = 60, X = randomMatrix(n, 2, 7), c = 0.3, model = N.kernelPCAFit(X, n, 2, c, 5);
+  const A = randomMatrix(8, 2, 8), Y = N.kernelPCAProject(model, A, 8), KAlphas = N.kernelAlphas(model);
+  for (const q of [1, 3, 5]) {
+    const direct = N.kernelTimesGamma(N.gaussianGram(X, n, 2, c), n, N.gammaWeights(model, Y, 8, q), 8);
+    const fast = N.kernelTimesWeights(model, KAlphas, Y, 8, q);
+    assert.ok(maxAbs(direct.map((v, i) => v - fast[i])) < 1e-12 * maxAbs(direct), String(q));
+  }
 });
