@@ -225,6 +225,22 @@ class _Spy:
 sys.modules["_kpca_grader"] = _Spy()
 '''
 
+# a spy that keeps the seed of the hidden check (a snippet shorter than any verbatim quote the
+# grader looks for), raises it as an exception's value, and raises it again later under a
+# made-up exception name (a valid identifier) from a cell of the student's own
+SPY_SEED = '''
+import re, sys
+class _Spy:
+    def run_hidden_check(self, exercise, number, source):
+        global _stolen
+        _stolen = re.search(r"default_rng\\(\\d+\\)", source)[0]
+        raise ValueError([_stolen])
+sys.modules["_kpca_grader"] = _Spy()
+'''
+SPY_SEED_LATER = '''
+raise type(re.sub(r"\\W", "_", _stolen), (Exception,), {})(_stolen)
+'''
+
 _KEYRING = '''
 import ctypes, time
 _libc = ctypes.CDLL(None, use_errno=True)

@@ -201,6 +201,13 @@ def repaired_by_jupyter(nb):
     return json.dumps(data)
 
 
+def spy_seed(done):
+    """A solved notebook whose spy steals the hidden check's seed, raised in the check and again in a last cell."""
+    nb = with_first_cell(done, attacks.SPY_SEED)
+    nb.cells.append(new_code_cell(attacks.SPY_SEED_LATER))
+    return nb
+
+
 def issue_28_submissions(student, chapter):
     """The submissions of the ``issue_28`` run (false PASS, floods, leaks, honest oddities)."""
     done = solved(student, chapter)
@@ -218,6 +225,7 @@ def issue_28_submissions(student, chapter):
         "b_kernel_exit/syn.ipynb": with_first_cell(done, attacks.KERNEL_EXIT),
         "c_spy_name/syn.ipynb": with_first_cell(done, attacks.SPY_NAME),
         "c_spy_value/syn.ipynb": with_first_cell(done, attacks.SPY_VALUE),
+        "c_spy_seed/syn.ipynb": spy_seed(done),
         '=HYPERLINK("x")\x1b[31m/syn.ipynb': done,
         "d_pasted_u2028/syn.ipynb": pasted,
         "d_repaired/syn.ipynb": repaired_by_jupyter(done),
@@ -426,16 +434,16 @@ def test_attack_nbval_tags_and_an_unrun_graded_cell_fail(runs):
 
 def test_attack_printing_the_shown_output_fails_where_there_is_a_hidden_check(runs):
     attacks_run = runs["attacks"]
+    # the name of a builtin exception only: a hidden check's failure never shows its value
     assert attacks_run.exercise("e_shown_output/syn.ipynb", "syn-ex1") == (
-        "FAIL", "hidden check 1 of syn-ex1: raised NameError: name 'double' is not defined")
+        "FAIL", "hidden check 1 of syn-ex1: raised NameError")
     # not protected: an exercise without hidden check is graded by its visible output only
     assert attacks_run.exercise("e_shown_output/syn.ipynb", "syn-ex2") == ("PASS", "")
     assert "note: syn.ipynb: syn-ex2 has no hidden check and is graded by the visible output only" \
         in attacks_run.result()[3]
     assert runs["chapter_1"].verdict("dan/01_pca.ipynb") == ("FAIL", (
-        "hidden check 1 of ch1-ex3: raised NameError: name 'smallest_q' is not defined; "
-        "hidden check 1 of ch1-ex4: raised NameError: name 'projection_covariance' is not defined; "
-        "hidden check 1 of ch1-ex5: raised NameError: name 'leading_component' is not defined"))
+        "hidden check 1 of ch1-ex3: raised NameError; hidden check 1 of ch1-ex4: raised NameError; "
+        "hidden check 1 of ch1-ex5: raised NameError"))
 
 
 def test_attack_print_patch_and_input_transformer_fail(runs):
@@ -576,13 +584,19 @@ def test_output_is_capped_as_it_arrives_and_a_dead_kernel_is_seen_at_once(runs):
 
 def test_exception_names_and_values_never_echo_a_hidden_check(runs):
     issue_28 = runs["issue_28"]
+    # a failure from the first hidden check on shows a builtin exception's name, never a value
     assert issue_28.exercise("c_spy_name/syn.ipynb", "syn-ex1") == (
-        "FAIL", "hidden check 1 of syn-ex1: raised an exception with a malformed name")
+        "FAIL", "hidden check 1 of syn-ex1: raised an exception")
     assert issue_28.exercise("c_spy_value/syn.ipynb", "syn-ex1") == (
-        "FAIL", "a reason that quotes a hidden check (withheld)")
+        "FAIL", "hidden check 1 of syn-ex1: raised ValueError")
+    chapter = graded_chapter()
+    spy = spy_seed(solved(make_student_notebook(chapter, name="syn.ipynb"), chapter))
+    last_cell = sum(cell.cell_type == "code" for cell in spy.cells) - 1
+    assert issue_28.verdict("c_spy_seed/syn.ipynb") == ("FAIL", (
+        f"hidden check 1 of syn-ex1: raised ValueError; Cell {last_cell}: raised an exception"))
     _, _, stdout, stderr, _ = issue_28.result()
     report = issue_28.report.read_text()
-    for fragment in ["default_rng(5)", "rng.integers", "size=4", "hidden check for syn-ex1"]:
+    for fragment in ["default_rng", "rng_5", "(5)", "rng.integers", "size=4", "hidden check for syn-ex1"]:
         assert fragment not in stdout + stderr + report, fragment
 
 

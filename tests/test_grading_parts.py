@@ -29,7 +29,7 @@ from coursework.grading.submissions import (MAX_DEPTH, SubmissionProblem, claime
                                            read_submission, reference_name)
 from coursework.grading.reference import Reference, extract_reference
 from coursework.grading.report import csv_cell, shown_name, student_of, write_report
-from coursework.grading.results import Verdict, exception_text, interpret
+from coursework.grading.results import Verdict, exception_kind, exception_text, interpret
 from coursework.isolation.sandbox import LIBRARY_MOUNT, Isolation, bwrap_arguments, kernel_environment
 from coursework_notebooks import graded_chapter, hidden_answer, make_deep_folders, remove_deep_folders, solved, stubs, with_sources
 
@@ -350,12 +350,43 @@ def test_exception_names_are_checked_and_hidden_check_code_is_withheld(chapter):
     assert exception_text("numpy.linalg.LinAlgError: " + "s" * 100) == "numpy.linalg.LinAlgError: " + "s" * 80 + "..."
     assert exception_text("KeyError: \x1b[31mred") == "KeyError:  [31mred"
     plan = build_run_notebook(student, reference)
-    hidden = next(number for number, role in enumerate(plan.roles) if role.kind == "hidden")
-    run = records(plan, {hidden: ("failed", "caused an exception", False)})
+    # a cell before any hidden check (its value is shown) that quotes one, read from a file, say
+    run = records(plan, {1: ("failed", "caused an exception", False)})
     run.events("cell")[0]["exception"] = f"ValueError: {source.splitlines()[2]}"
     verdict = interpret(plan, run, Limits(), reference)
     assert "a reason that quotes a hidden check (withheld)" in verdict.reasons
     assert not any("integers" in reason for reason in verdict.reasons)
+
+
+def test_from_the_first_hidden_check_on_a_failure_shows_a_builtin_exception_name_and_no_value(chapter):
+    # a spy in place of the hidden-check helper sees the check's code: short excerpts (under the
+    # verbatim-quote window), encodings and made-up exception names must not reach the report
+    _, student, reference = chapter
+    source = reference.hidden[("syn-ex1", 0)][0].source
+    plan = build_run_notebook(student, reference)
+    hidden = next(number for number, role in enumerate(plan.roles) if role.kind == "hidden")
+    later = next(number for number, role in enumerate(plan.roles) if role.exercise == "syn-ex2")
+    assert later > hidden
+    leaks = {"ValueError: ['default_rng(5)']": "ValueError", "ValueError: seed=5 size=4": "ValueError",
+             f"RuntimeError: {source.encode().hex()[:80]}": "RuntimeError",
+             "LinAlgError: default_rng(5)": "LinAlgError",
+             "default_rng_5_size_4: captured": "an exception", "rng5: x": "an exception", None: "an exception"}
+    for leak, shown in leaks.items():
+        outcomes = {number: ("passed", "", role.kind in ("graded", "hidden")) for number, role in enumerate(plan.roles)}
+        run = records(plan, {**outcomes, hidden: ("failed", "caused an exception", False),
+                             later: ("failed", "caused an exception", False)})
+        for record in run.events("cell"):
+            if record["outcome"] == "failed":
+                record["exception"] = leak
+        verdict = interpret(plan, run, Limits(), reference)
+        assert verdict.exercises["syn-ex1"] == [f"hidden check 1 of syn-ex1: raised {shown}"], leak
+        assert verdict.exercises["syn-ex2"] == [f"Cell 2 (exercise syn-ex2): raised {shown}"], leak
+        assert not any(text in " ".join(verdict.reasons) for text in ["rng", "(5)", "seed", "size", "captured"])
+    # before any hidden check has run, a student's own error is shown with its value
+    run = records(plan, {1: ("failed", "caused an exception", False)})
+    assert interpret(plan, run, Limits(), reference).reasons[0] == "Cell 0: raised NameError: name 'x' is not defined"
+    with pytest.raises(TypeError, match="must be a string"):
+        exception_kind(b"ValueError")
 
 
 def test_csv_cells_are_safe_in_a_spreadsheet(tmp_path):
