@@ -184,6 +184,29 @@ sys.exit(1 if any(not outcome.verdict.passed for outcome in outcomes) else 0)
 """
 
 
+# one submission run as a normal user's grader runs it, without a control group: then the runner's
+# own bounds are all that hold; prints the reasons and the runner's records
+RUNNER_DRIVER = """
+import json, sys, tempfile, types
+from pathlib import Path
+import nbformat
+from coursework.grading.preparation import build_run_notebook
+from coursework.grading.reference import load_references
+from coursework.grading.results import interpret
+from coursework.isolation import execution
+from coursework.isolation.limits import Limits
+from coursework.isolation.processes import become_subreaper
+from coursework.isolation.sandbox import Isolation
+become_subreaper()
+execution.SubmissionGroup = types.SimpleNamespace(create=lambda name, limits: None)
+reference = load_references(sys.argv[1])["syn.ipynb"]
+plan = build_run_notebook(nbformat.read(sys.argv[2], as_version=4), reference)
+limits = Limits(max_output=2**20)
+run = execution.run_notebook(plan.notebook, Path(tempfile.mkdtemp()) / "001", Isolation("plain"), limits, [])
+print(json.dumps({"reasons": interpret(plan, run, limits, reference).reasons, "records": run.records}))
+"""
+
+
 def plain_chapter():
     """A reference chapter with no exercise at all."""
     return new_notebook(cells=[new_code_cell("print(1)", execution_count=1,
@@ -222,6 +245,7 @@ def issue_28_submissions(student, chapter):
         "a_no_exercise/answers.ipynb": no_exercise,
         "b_flood_forever/syn.ipynb": with_first_cell(done, attacks.FLOOD_FOREVER),
         "b_flood_messages/syn.ipynb": with_first_cell(done, attacks.FLOOD_MESSAGES),
+        "b_flood_big_messages/syn.ipynb": with_first_cell(done, attacks.FLOOD_BIG_MESSAGES),
         "b_kernel_exit/syn.ipynb": with_first_cell(done, attacks.KERNEL_EXIT),
         "c_spy_name/syn.ipynb": with_first_cell(done, attacks.SPY_NAME),
         "c_spy_value/syn.ipynb": with_first_cell(done, attacks.SPY_VALUE),
@@ -302,6 +326,11 @@ def runs(tmp_path_factory):
                                  environment=SECOND_BLAS)
     started["issue_28"] = Run(base / "issue_28", issue_28_submissions(synthetic_student, synthetic),
                               base / "reference", ["--jobs", "2", "--max-output-mb", "1"])
+    big = base / "big_messages"
+    big.mkdir()
+    nbformat.write(with_first_cell(solved(synthetic_student, synthetic), attacks.FLOOD_BIG_MESSAGES), big / "syn.ipynb")
+    started["big_messages"] = Run(big, {}, base / "reference", command=[
+        sys.executable, "-c", RUNNER_DRIVER, str(base / "reference"), str(big / "syn.ipynb")])
     sandbox_works = sandbox_problem() is None
     sandboxed = ["--sandbox"] if sandbox_works else []
     started["limits"] = Run(base / "limits", limits_submissions(synthetic_student, synthetic), base / "reference",
@@ -576,10 +605,22 @@ def test_without_a_sandbox_the_grader_says_what_is_not_isolated(runs):
 
 def test_output_is_capped_as_it_arrives_and_a_dead_kernel_is_seen_at_once(runs):
     issue_28 = runs["issue_28"]
-    for name in ["b_flood_forever/syn.ipynb", "b_flood_messages/syn.ipynb"]:
+    for name in ["b_flood_forever/syn.ipynb", "b_flood_messages/syn.ipynb", "b_flood_big_messages/syn.ipynb"]:
         assert issue_28.verdict(name) == ("FAIL", "output exceeds the cap of 1 MB (in Cell 0)"), name
     # not "timed out after 120 s": each was stopped as it happened
     assert issue_28.verdict("b_kernel_exit/syn.ipynb") == ("FAIL", "the kernel died (in Cell 0)")
+
+
+def test_huge_messages_are_refused_and_the_runner_holds_little_without_a_cgroup(runs):
+    # 19 MB messages over a 1 MB cap: refused by the watcher's socket and by nbval's own, and
+    # counted on while the kernel has a moment to show it died; the runner stays small
+    returncode, _, stdout, stderr, _ = runs["big_messages"].result()
+    assert returncode == 0, stdout + stderr
+    result = json.loads(stdout.splitlines()[-1])
+    assert result["reasons"] == ["output exceeds the cap of 1 MB (in Cell 0)"]
+    capped = [record for record in result["records"] if record["event"] == "output-cap"]
+    assert len(capped) == 1 and capped[0]["peak_kb"] < 200 * 1024, capped  # about 90 MB; 400+ when it let them in
+    assert capped[0]["seconds"] < 30  # stopped before the cell's sleep ended
 
 
 def test_exception_names_and_values_never_echo_a_hidden_check(runs):

@@ -486,3 +486,23 @@ def test_reading_and_preparing_count_against_the_time_limit(tmp_path, chapter):
     assert verdict.reasons == ["timed out after 20 s while being read and prepared"] and given == []
     _grade_one(tmp_path / "syn.ipynb", {"syn.ipynb": reference}, run, Limits(timeout=60), late)
     assert 25 < given[0] <= 30  # the run gets what is left
+
+
+def test_the_runner_bounds_its_own_memory_without_a_cgroup_and_leaves_the_kernel_its_limit():
+    from coursework.isolation.execution import _settings
+    from coursework.isolation.nbval_runner import limit_own_memory
+
+    for bad in [-1, 1.5, "1"]:
+        with pytest.raises(ValueError, match="whole number of bytes"):
+            limit_own_memory(bad)
+    isolation, limits = Isolation("plain"), Limits(max_output=2**20)
+    assert _settings(Path("/x"), isolation, limits, [], 3, None)["runner_memory"] == 2**30 + 2**21
+    assert _settings(Path("/x"), isolation, limits, [], 3, SubmissionGroup({}))["runner_memory"] is None
+    # the soft limit binds this process; the hard limit stays, for the kernel launcher to raise it
+    code = ("import resource; from coursework.isolation.nbval_runner import limit_own_memory; "
+            "limit_own_memory(2**30)\ntry:\n    b = bytearray(2**31)\nexcept MemoryError:\n    print('refused')\n"
+            "print(resource.getrlimit(resource.RLIMIT_AS))\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (2**32, resource.RLIM_INFINITY)); print('raised')")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
+    assert done.stdout.split("\n")[:3] == ["refused", f"({2**30}, -1)", "raised"], done.stdout + done.stderr
