@@ -506,3 +506,30 @@ def test_the_runner_bounds_its_own_memory_without_a_cgroup_and_leaves_the_kernel
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                           env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
     assert done.stdout.split("\n")[:3] == ["refused", f"({2**30}, -1)", "raised"], done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("cgroup, scratch", [(False, False), (True, True)])
+def test_the_grader_warns_at_run_time_when_memory_processes_or_disk_are_bounded_less(tmp_path, monkeypatch,
+                                                                                     cgroup, scratch):
+    import io
+
+    from coursework.grading import session
+    from coursework.isolation.limits import describe_fallback
+
+    with pytest.raises(TypeError, match="True or False"):
+        describe_fallback(None, True)
+    nbformat.write(graded_chapter(), tmp_path / "syn.ipynb")
+    (tmp_path / "submissions").mkdir()
+    (tmp_path / "submissions" / "syn.ipynb").write_text("{ not json")  # graded without a kernel
+    monkeypatch.setattr(session, "cgroup_support", lambda: cgroup)
+    monkeypatch.setattr(session, "scratch_support", lambda: scratch)
+    notes, stream = io.StringIO(), io.StringIO()
+    session.grade(tmp_path / "submissions", tmp_path, isolation=Isolation("plain"), stream=stream, notes=notes)
+    warned = [line for line in notes.getvalue().splitlines() if line.startswith("WARNING: not bounded: ")]
+    if cgroup:
+        assert warned == []
+    else:
+        assert [line.split(": ")[2] for line in warned] == ["no cgroup", "no private scratch space (not root, or "
+                                                             "mounting is not allowed)"], warned
+        assert "several times --memory-mb" in warned[0] and "only the size of each file" in warned[1]
+    assert stream.getvalue().startswith("FAIL  syn.ipynb  not a readable notebook")
