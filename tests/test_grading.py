@@ -43,6 +43,8 @@ CHAPTER_1 = ROOT / "chapters" / "01_pca.ipynb"
 SECOND_BLAS = {"OPENBLAS_CORETYPE": "Nehalem", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
 MARKER = f"3000.{uuid.uuid4().int % 10**6:06d}"  # a sleep duration no other process uses
 GRADER_KEY = f"kpca-grader-note-{uuid.uuid4().hex[:8]}"
+INSTRUCTOR_KEY = f"kpca-instructor-note-{uuid.uuid4().hex[:8]}"
+SESSION_KEYRING, USER_KEYRING = -3, -4
 
 
 class Run:
@@ -277,21 +279,30 @@ def fake_library(folder):
     return {"PYTHONPATH": str(folder)}
 
 
-def leave_grader_key(name):
-    """A key in the session keyring of this process, which the runs inherit (x86_64 Linux only)."""
+def leave_grader_key(name, keyring=SESSION_KEYRING):
+    """A key in a keyring of this process (session: the runs inherit it; user: every process of
+    this user shares it), x86_64 Linux only; whether it was added."""
     if os.uname().machine != "x86_64":
-        return
+        return False
     libc = ctypes.CDLL(None, use_errno=True)
-    # a child process inherits this keyring, and finds the key: unless it joins a keyring of its own
-    assert libc.syscall(248, b"user", name.encode(), b"secret", 6, -3) > 0, ctypes.get_errno()
+    # a child process inherits the session keyring, and finds the key: unless it joins a keyring of its own
+    added = libc.syscall(248, b"user", name.encode(), b"secret", 6, keyring) > 0
+    assert added or keyring != SESSION_KEYRING, ctypes.get_errno()
+    return added
 
 
-def forget_grader_key(name):
-    if os.uname().machine == "x86_64":
-        libc = ctypes.CDLL(None, use_errno=True)
-        key = libc.syscall(250, 10, -3, b"user", name.encode(), 0)  # KEYCTL_SEARCH
-        if key > 0:
-            libc.syscall(250, 3, key)  # KEYCTL_REVOKE
+def find_grader_key(name, keyring=SESSION_KEYRING):
+    """The key's serial number if this process finds it in ``keyring``, else None."""
+    if os.uname().machine != "x86_64":
+        return None
+    key = ctypes.CDLL(None, use_errno=True).syscall(250, 10, keyring, b"user", name.encode(), 0)  # KEYCTL_SEARCH
+    return key if key > 0 else None
+
+
+def forget_grader_key(name, keyring=SESSION_KEYRING):
+    key = find_grader_key(name, keyring)
+    if key is not None:
+        ctypes.CDLL(None, use_errno=True).syscall(250, 3, key)  # KEYCTL_REVOKE
 
 
 @pytest.fixture(scope="module")
@@ -306,6 +317,8 @@ def runs(tmp_path_factory):
     deep = make_deep_folders(base / "issue_28" / "submissions" / "e_deep", 1100)
     nbformat.write(solved(synthetic_student, synthetic), Path(deep) / "syn.ipynb")
     leave_grader_key(GRADER_KEY)
+    # in the user keyring, which a kernel run as the grader's own user shares (plain mode)
+    started_keys = {"instructor": leave_grader_key(INSTRUCTOR_KEY, USER_KEYRING)}
     chapter = nbformat.read(CHAPTER_1, as_version=4)
     student = make_student_notebook(chapter, name=CHAPTER_1.name)
     (base / "chapters").mkdir()
@@ -368,10 +381,11 @@ def runs(tmp_path_factory):
                                                 remove_deep_folders(base / "issue_28" / "submissions" / "e_deep")))
     cleaning.start()
     try:
-        yield started
+        yield {**started, "keys": started_keys}
     finally:
         cleaning.join()
         forget_grader_key(GRADER_KEY)
+        forget_grader_key(INSTRUCTOR_KEY, USER_KEYRING)
     if os.environ.get("KPCA_SHOW_RUNS"):
         for name, run in started.items():
             print(name, f"{run.seconds:.1f} s", run.result()[2], run.result()[3])
@@ -690,6 +704,20 @@ def test_memory_processes_and_scratch_space_are_bounded_per_submission(runs):
     assert "WARNING: not isolated" not in limits.result()[3] or "sandbox" not in runs
     if cgroup_support() and os.geteuid() == 0:
         assert "WARNING: not bounded" not in limits.result()[3]
+
+
+def test_grading_never_clears_the_instructors_keyrings(runs):
+    # regression (992094b): a kernel run as the grader's own user joined a new session keyring,
+    # and emptied that user's keyrings as well: the instructor's keys were gone
+    if not runs["keys"]["instructor"]:
+        pytest.skip("no user keyring here (x86_64 Linux with keyctl only)")
+    plain = runs["plain"] if "plain" in runs else runs["attacks"]
+    assert plain.verdict("c_solved/syn.ipynb" if "plain" in runs else "n_solved_last/syn.ipynb") == ("PASS", "")
+    for run in ("sandbox", "limits"):
+        if run in runs:
+            runs[run].result()
+    assert find_grader_key(INSTRUCTOR_KEY, USER_KEYRING) is not None
+    assert find_grader_key(GRADER_KEY) is not None
 
 
 def test_each_kernel_has_its_own_keyring(runs):
