@@ -533,3 +533,18 @@ def test_the_grader_warns_at_run_time_when_memory_processes_or_disk_are_bounded_
                                                              "mounting is not allowed)"], warned
         assert "several times --memory-mb" in warned[0] and "only the size of each file" in warned[1]
     assert stream.getvalue().startswith("FAIL  syn.ipynb  not a readable notebook")
+
+
+def test_isolation_depends_on_nothing_of_grading():
+    # the layout's three jobs: grading uses isolation, never the other way round
+    import ast
+
+    for path in sorted((Path(__file__).resolve().parents[1] / "coursework" / "isolation").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                names = [("." * node.level) + (node.module or "")]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            assert not any(name.startswith(("..grading", "coursework.grading")) for name in names), (path.name, names)

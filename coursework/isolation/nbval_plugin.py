@@ -26,8 +26,7 @@ from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.manager import KernelManager
 from nbval.plugin import NbCellError
 
-from .kernel_launcher import kernel_argv
-from ..grading.preparation import KERNEL_NAME
+from .kernel_launcher import KERNEL_NAME, kernel_argv
 from .processes import kill_descendants
 
 __all__ = ["GraderPlugin", "peak_memory_kb"]
