@@ -633,7 +633,8 @@ def test_huge_messages_are_refused_and_the_runner_holds_little_without_a_cgroup(
     result = json.loads(stdout.splitlines()[-1])
     assert result["reasons"] == ["output exceeds the cap of 1 MB (in Cell 0)"]
     capped = [record for record in result["records"] if record["event"] == "output-cap"]
-    assert len(capped) == 1 and capped[0]["peak_kb"] < 200 * 1024, capped  # about 90 MB; 400+ when it let them in
+    # about 65 MB; 330 MB and growing (measured) when nbval's socket took them in for a second
+    assert len(capped) == 1 and capped[0]["peak_kb"] < 200 * 1024, capped
     assert capped[0]["seconds"] < 30  # stopped before the cell's sleep ended
 
 

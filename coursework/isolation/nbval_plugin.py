@@ -33,11 +33,22 @@ __all__ = ["GraderPlugin", "peak_memory_kb"]
 
 # after the output connection drops, how long the kernel has to show it died (a dead kernel
 # drops it too) before the drop counts as a message over the cap; the watcher keeps counting
-_DROP_GRACE = 0.5
+_DROP_GRACE = 1.0
 
 
 def peak_memory_kb():
-    """The peak resident memory of this process so far, in KiB (Linux's ``ru_maxrss``)."""
+    """The peak resident memory of this process since it started, in KiB.
+
+    ``VmHWM`` of ``/proc/self/status``: ``ru_maxrss`` would also count the
+    grader's memory, which the runner had between fork and exec.
+    """
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
