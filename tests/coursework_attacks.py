@@ -203,14 +203,14 @@ for _ in range(40):
 time.sleep(600)  # longer than the timeout: only a count as the messages arrive stops it in time
 '''
 
-# messages of 19 MB, each far over a 1 MB cap, sent straight from the kernel (signed once, then
-# about 50 a second for 4 s), and a sleep: whatever a runner lets in before it stops piles up
+# 50 messages of 19 MB, each far over a 1 MB cap, sent straight from the kernel (signed once,
+# then about 50 a second: no more than a GB waits in the kernel), and a sleep: whatever a
+# runner lets in before it stops piles up in its memory
 FLOOD_BIG_MESSAGES = '''
 import time
 _kernel = get_ipython().kernel
 _frames = _kernel.session.serialize(_kernel.session.msg("stream", {"name": "stdout", "text": "y" * 19_000_000}))
-_start = time.monotonic()
-while time.monotonic() - _start < 4:
+for _ in range(50):
     _kernel.iopub_socket.send_multipart(_frames)
     time.sleep(0.02)
 time.sleep(30)
