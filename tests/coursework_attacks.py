@@ -200,7 +200,20 @@ import time
 _kernel = get_ipython().kernel
 for _ in range(40):
     _kernel.session.send(_kernel.iopub_socket, "stream", {"name": "stdout", "text": "y" * 300000})
-time.sleep(60)
+time.sleep(600)  # longer than the timeout: only a count as the messages arrive stops it in time
+'''
+
+# 50 messages of 19 MB, each far over a 1 MB cap, sent straight from the kernel (signed once,
+# then about 50 a second: no more than a GB waits in the kernel), and a sleep: whatever a
+# runner lets in before it stops piles up in its memory
+FLOOD_BIG_MESSAGES = '''
+import time
+_kernel = get_ipython().kernel
+_frames = _kernel.session.serialize(_kernel.session.msg("stream", {"name": "stdout", "text": "y" * 19_000_000}))
+for _ in range(50):
+    _kernel.iopub_socket.send_multipart(_frames)
+    time.sleep(0.02)
+time.sleep(30)
 '''
 
 KERNEL_EXIT = '''
@@ -223,6 +236,22 @@ class _Spy:
     def run_hidden_check(self, exercise, number, source):
         raise ValueError(" ".join(source.split("\\n")[1:]))
 sys.modules["_kpca_grader"] = _Spy()
+'''
+
+# a spy that keeps the seed of the hidden check (a snippet shorter than any verbatim quote the
+# grader looks for), raises it as an exception's value, and raises it again later under a
+# made-up exception name (a valid identifier) from a cell of the student's own
+SPY_SEED = '''
+import re, sys
+class _Spy:
+    def run_hidden_check(self, exercise, number, source):
+        global _stolen
+        _stolen = re.search(r"default_rng\\(\\d+\\)", source)[0]
+        raise ValueError([_stolen])
+sys.modules["_kpca_grader"] = _Spy()
+'''
+SPY_SEED_LATER = '''
+raise type(re.sub(r"\\W", "_", _stolen), (Exception,), {})(_stolen)
 '''
 
 _KEYRING = '''

@@ -395,3 +395,27 @@ def test_the_instructor_guide_shows_no_hidden_check_of_the_book():
     lines = hidden_check_lines()
     assert lines  # chapter 1 has hidden checks
     assert [line for line in lines if line in guide] == []
+
+
+def test_the_instructor_guide_shows_outputs_of_the_current_chapters():
+    # the guide's captured outputs (benchmarks/guide_outputs.py) drifted once: its make-student
+    # block named 20 graded cells when its check block named 23, and its grading example
+    # named cells that chapter 1 no longer has at those places
+    guide = (CHAPTERS.parent / "instructor_guide.md").read_text()
+    made = {name: int(count) for name, count in
+            re.findall(r"wrote student_notebooks/(\S+)  \((\d+) graded cells", guide)}
+    checked = re.search(r"```text\n(chapters/01_pca\.ipynb\n.*?)```", guide, re.S)[1]
+    listed = {}
+    for line in checked.splitlines():
+        if line.startswith("chapters/"):
+            name = line.split("/", 1)[1]
+            listed[name] = 0
+        elif ": graded" in line:
+            listed[name] += 1
+    assert made == listed and len(made) == len(list(CHAPTERS.glob("*.ipynb")))
+    chapter = nbformat.read(CHAPTERS / "01_pca.ipynb", as_version=4)
+    code = [cell for cell in make_student_notebook(chapter, name="01_pca.ipynb").cells if cell.cell_type == "code"]
+    graded = [f"Cell {number} (exercise {cell.metadata[METADATA_KEY]['exercise']})"
+              for number, cell in enumerate(code) if cell.metadata.get(METADATA_KEY, {}).get("graded")]
+    bob = re.search(r"FAIL  bob/01_pca\.ipynb  (.*)", guide)[1]
+    assert re.findall(r"Cell \d+ \(exercise [^)]+\)", bob) == graded

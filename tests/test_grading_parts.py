@@ -29,7 +29,7 @@ from coursework.grading.submissions import (MAX_DEPTH, SubmissionProblem, claime
                                            read_submission, reference_name)
 from coursework.grading.reference import Reference, extract_reference
 from coursework.grading.report import csv_cell, shown_name, student_of, write_report
-from coursework.grading.results import Verdict, exception_text, interpret
+from coursework.grading.results import Verdict, exception_kind, exception_text, interpret
 from coursework.isolation.sandbox import LIBRARY_MOUNT, Isolation, bwrap_arguments, kernel_environment
 from coursework_notebooks import graded_chapter, hidden_answer, make_deep_folders, remove_deep_folders, solved, stubs, with_sources
 
@@ -350,12 +350,43 @@ def test_exception_names_are_checked_and_hidden_check_code_is_withheld(chapter):
     assert exception_text("numpy.linalg.LinAlgError: " + "s" * 100) == "numpy.linalg.LinAlgError: " + "s" * 80 + "..."
     assert exception_text("KeyError: \x1b[31mred") == "KeyError:  [31mred"
     plan = build_run_notebook(student, reference)
-    hidden = next(number for number, role in enumerate(plan.roles) if role.kind == "hidden")
-    run = records(plan, {hidden: ("failed", "caused an exception", False)})
+    # a cell before any hidden check (its value is shown) that quotes one, read from a file, say
+    run = records(plan, {1: ("failed", "caused an exception", False)})
     run.events("cell")[0]["exception"] = f"ValueError: {source.splitlines()[2]}"
     verdict = interpret(plan, run, Limits(), reference)
     assert "a reason that quotes a hidden check (withheld)" in verdict.reasons
     assert not any("integers" in reason for reason in verdict.reasons)
+
+
+def test_from_the_first_hidden_check_on_a_failure_shows_a_builtin_exception_name_and_no_value(chapter):
+    # a spy in place of the hidden-check helper sees the check's code: short excerpts (under the
+    # verbatim-quote window), encodings and made-up exception names must not reach the report
+    _, student, reference = chapter
+    source = reference.hidden[("syn-ex1", 0)][0].source
+    plan = build_run_notebook(student, reference)
+    hidden = next(number for number, role in enumerate(plan.roles) if role.kind == "hidden")
+    later = next(number for number, role in enumerate(plan.roles) if role.exercise == "syn-ex2")
+    assert later > hidden
+    leaks = {"ValueError: ['default_rng(5)']": "ValueError", "ValueError: seed=5 size=4": "ValueError",
+             f"RuntimeError: {source.encode().hex()[:80]}": "RuntimeError",
+             "LinAlgError: default_rng(5)": "LinAlgError",
+             "default_rng_5_size_4: captured": "an exception", "rng5: x": "an exception", None: "an exception"}
+    for leak, shown in leaks.items():
+        outcomes = {number: ("passed", "", role.kind in ("graded", "hidden")) for number, role in enumerate(plan.roles)}
+        run = records(plan, {**outcomes, hidden: ("failed", "caused an exception", False),
+                             later: ("failed", "caused an exception", False)})
+        for record in run.events("cell"):
+            if record["outcome"] == "failed":
+                record["exception"] = leak
+        verdict = interpret(plan, run, Limits(), reference)
+        assert verdict.exercises["syn-ex1"] == [f"hidden check 1 of syn-ex1: raised {shown}"], leak
+        assert verdict.exercises["syn-ex2"] == [f"Cell 2 (exercise syn-ex2): raised {shown}"], leak
+        assert not any(text in " ".join(verdict.reasons) for text in ["rng", "(5)", "seed", "size", "captured"])
+    # before any hidden check has run, a student's own error is shown with its value
+    run = records(plan, {1: ("failed", "caused an exception", False)})
+    assert interpret(plan, run, Limits(), reference).reasons[0] == "Cell 0: raised NameError: name 'x' is not defined"
+    with pytest.raises(TypeError, match="must be a string"):
+        exception_kind(b"ValueError")
 
 
 def test_csv_cells_are_safe_in_a_spreadsheet(tmp_path):
@@ -455,3 +486,65 @@ def test_reading_and_preparing_count_against_the_time_limit(tmp_path, chapter):
     assert verdict.reasons == ["timed out after 20 s while being read and prepared"] and given == []
     _grade_one(tmp_path / "syn.ipynb", {"syn.ipynb": reference}, run, Limits(timeout=60), late)
     assert 25 < given[0] <= 30  # the run gets what is left
+
+
+def test_the_runner_bounds_its_own_memory_without_a_cgroup_and_leaves_the_kernel_its_limit():
+    from coursework.isolation.execution import _settings
+    from coursework.isolation.nbval_runner import limit_own_memory
+
+    for bad in [-1, 1.5, "1"]:
+        with pytest.raises(ValueError, match="whole number of bytes"):
+            limit_own_memory(bad)
+    isolation, limits = Isolation("plain"), Limits(max_output=2**20)
+    assert _settings(Path("/x"), isolation, limits, [], 3, None)["runner_memory"] == 2**30 + 2**21
+    assert _settings(Path("/x"), isolation, limits, [], 3, SubmissionGroup({}))["runner_memory"] is None
+    # the soft limit binds this process; the hard limit stays, for the kernel launcher to raise it
+    code = ("import resource; from coursework.isolation.nbval_runner import limit_own_memory; "
+            "limit_own_memory(2**30)\ntry:\n    b = bytearray(2**31)\nexcept MemoryError:\n    print('refused')\n"
+            "print(resource.getrlimit(resource.RLIMIT_AS))\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (2**32, resource.RLIM_INFINITY)); print('raised')")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
+    assert done.stdout.split("\n")[:3] == ["refused", f"({2**30}, -1)", "raised"], done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("cgroup, scratch", [(False, False), (True, True)])
+def test_the_grader_warns_at_run_time_when_memory_processes_or_disk_are_bounded_less(tmp_path, monkeypatch,
+                                                                                     cgroup, scratch):
+    import io
+
+    from coursework.grading import session
+    from coursework.isolation.limits import describe_fallback
+
+    with pytest.raises(TypeError, match="True or False"):
+        describe_fallback(None, True)
+    nbformat.write(graded_chapter(), tmp_path / "syn.ipynb")
+    (tmp_path / "submissions").mkdir()
+    (tmp_path / "submissions" / "syn.ipynb").write_text("{ not json")  # graded without a kernel
+    monkeypatch.setattr(session, "cgroup_support", lambda: cgroup)
+    monkeypatch.setattr(session, "scratch_support", lambda: scratch)
+    notes, stream = io.StringIO(), io.StringIO()
+    session.grade(tmp_path / "submissions", tmp_path, isolation=Isolation("plain"), stream=stream, notes=notes)
+    warned = [line for line in notes.getvalue().splitlines() if line.startswith("WARNING: not bounded: ")]
+    if cgroup:
+        assert warned == []
+    else:
+        assert [line.split(": ")[2] for line in warned] == ["no cgroup", "no private scratch space (not root, or "
+                                                             "mounting is not allowed)"], warned
+        assert "several times --memory-mb" in warned[0] and "only the size of each file" in warned[1]
+    assert stream.getvalue().startswith("FAIL  syn.ipynb  not a readable notebook")
+
+
+def test_isolation_depends_on_nothing_of_grading():
+    # the layout's three jobs: grading uses isolation, never the other way round
+    import ast
+
+    for path in sorted((Path(__file__).resolve().parents[1] / "coursework" / "isolation").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                names = [("." * node.level) + (node.module or "")]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            assert not any(name.startswith(("..grading", "coursework.grading")) for name in names), (path.name, names)

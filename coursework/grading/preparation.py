@@ -25,11 +25,10 @@ from nbformat.v4 import new_code_cell, new_notebook
 from nbval.plugin import comment_markers
 
 from ..authoring.exercises import CHECK_MARKER, METADATA_KEY
+from ..isolation.kernel_launcher import KERNEL_NAME
 from .submissions import SubmissionProblem, short
 
 __all__ = ["Role", "RunPlan", "strip_nbval_markers", "build_run_notebook", "setup_source", "KERNEL_NAME"]
-
-KERNEL_NAME = "kpca-grader"
 
 
 @dataclass(frozen=True)

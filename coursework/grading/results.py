@@ -5,12 +5,18 @@ passed, and that nbval really compared its output with the reference (a
 check independent of the cleaning in :mod:`coursework.grading.preparation`). A cell
 that never reported (the notebook timed out, went over the output cap, or
 its kernel or runner was killed) fails with the notebook's reason.
+
+From the first hidden check on, the kernel has seen hidden-check code, and
+whatever a submission raises may carry it (a seed, a snippet, a hex dump,
+even the exception's name): such a failure is reported by an allow-listed
+exception name alone (:func:`exception_kind`), never with its value.
 """
 
+import builtins
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["Verdict", "interpret", "where", "exception_text", "withhold_hidden_source"]
+__all__ = ["Verdict", "interpret", "where", "exception_text", "exception_kind", "withhold_hidden_source"]
 
 # an exception's name as Python writes it (a dotted identifier), and its value, cut short
 _EXCEPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
@@ -20,6 +26,10 @@ _VALUE_CHARACTERS = 80
 # unless they are one name (an error may well name the function a hidden check calls)
 _QUOTE_CHARACTERS = 20
 _ONE_NAME = re.compile(r"[A-Za-z0-9_.]*")
+# the exception names shown once hidden-check code may have been seen: names no submission chooses
+_KNOWN_EXCEPTIONS = frozenset(
+    [name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)]
+    + ["LinAlgError"])  # numpy.linalg's, which IPython names without its module
 
 
 @dataclass
@@ -71,6 +81,33 @@ def exception_text(text):
     return f"{name}: {value}" if value else name
 
 
+def exception_kind(text):
+    """The name of an exception if it is a built-in exception class (or numpy's LinAlgError), else a placeholder.
+
+    Used from the first hidden check on: the value, and a name the
+    submission made up, are never shown, since code that has seen the hidden
+    checks chooses them.
+
+    Parameters
+    ----------
+    text : str or None
+        ``Name: value`` as the runner reported it.
+
+    Returns
+    -------
+    str
+
+    >>> exception_kind("ValueError: ['default_rng(5)']")
+    'ValueError'
+    >>> exception_kind("default_rng_5_size_4: stolen")
+    'an exception'
+    """
+    if text is not None and not isinstance(text, str):
+        raise TypeError(f"text must be a string or None, got {type(text).__name__}")
+    name = (text or "").partition(":")[0].strip()
+    return name if name in _KNOWN_EXCEPTIONS else "an exception"
+
+
 def withhold_hidden_source(reason, sources):
     """``reason``, unless it quotes the code of a hidden check (``sources``): then a placeholder.
 
@@ -92,12 +129,13 @@ def withhold_hidden_source(reason, sources):
     return reason
 
 
-def _cell_reason(record):
+def _cell_reason(record, after_hidden=False):
+    """Why a cell failed; ``after_hidden``: hidden-check code may have been seen, so no free text."""
     message = record.get("message") or ""
     if record["outcome"] == "skipped":
         return "was skipped"
     if record.get("when") == "setup":
-        return "the kernel could not start" + (f": {message}" if message else "")
+        return "the kernel could not start" + (f": {message}" if message and not after_hidden else "")
     if "Cell outputs differ" in message:
         return "output differs from the reference"
     if message.startswith("Timeout") or "Timeout of" in message:
@@ -105,7 +143,11 @@ def _cell_reason(record):
     if "Kernel dead" in message or "Kernel died" in message or "dead kernel" in message.lower():
         return "the kernel died"
     if "caused an exception" in message:
+        if after_hidden:
+            return f"raised {exception_kind(record.get('exception'))}"
         return f"raised {exception_text(record.get('exception'))}"
+    if after_hidden:
+        return "failed"
     return _printable(message.split("\n")[0][:200]) if message else "failed"
 
 
@@ -148,13 +190,14 @@ def interpret(plan, run, limits, reference):
     for record in run.events("cell"):
         if record.get("outcome") != "passed" or record.get("when") == "call":
             results.setdefault(record.get("cell"), record)
+    first_hidden = next((number for number, role in enumerate(plan.roles) if role.kind == "hidden"), len(plan.roles))
     for number, role in enumerate(plan.roles):
         record = results.get(number)
         checked = role.kind in ("graded", "hidden")
         if record is None:
             reason = "was not run" if checked and stopped is None else None
         elif record["outcome"] != "passed":
-            reason = _cell_reason(record)
+            reason = _cell_reason(record, after_hidden=number >= first_hidden)
         elif checked and not record.get("compared"):
             reason = "was not compared with the reference"
         else:

@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..isolation.execution import Limits, run_notebook
+from ..isolation.limits import cgroup_support, describe_fallback, scratch_support
 from .preparation import build_run_notebook
 from .reference import load_references
 from .report import shown_name, student_of, summary_line, write_report
@@ -140,6 +141,9 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
     print(f"isolation: {isolation.describe()}", file=notes)
     for warning in isolation.warnings():
         print(f"WARNING: not isolated: {warning}", file=notes)
+    # without a cgroup or a private tmpfs the limits are weaker: say so at every run, not in the guide only
+    for warning in describe_fallback(cgroup_support(), scratch_support()):
+        print(f"WARNING: not bounded: {warning}", file=notes)
     if found.mac_leftovers:
         print(f"note: ignored {len(found.mac_leftovers)} macOS archive leftovers (__MACOSX/ folders and "
               "._* files), which are not notebooks", file=notes)

@@ -37,6 +37,9 @@ __all__ = ["Limits", "RunResult", "run_notebook"]
 _GRACE_SECONDS = 30
 _TAIL_BYTES = 4096
 _RESULT_BYTES = 16 * 2**20
+# the runner's address space without a control group: pytest, nbval, jupyter_client and their
+# threads (about 0.6 GiB of it is reserved, not used), and twice what its notebook may print
+_RUNNER_BASE_BYTES = 2**30
 
 
 @dataclass
@@ -82,6 +85,7 @@ def _settings(folder, isolation, limits, hidden, descriptor, group):
         "results_fd": descriptor,
         "timeout": limits.timeout,
         "max_output": limits.max_output,
+        "runner_memory": None if group else _RUNNER_BASE_BYTES + 2 * limits.max_output,
         "kernel": {
             "isolation": {"mode": isolation.mode, "bwrap": isolation.bwrap, "uid": isolation.uid,
                           "gid": isolation.gid, "sources": list(isolation.sources),

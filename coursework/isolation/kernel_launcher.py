@@ -31,7 +31,11 @@ from .processes import forbid_new_privileges
 from .sandbox import (LIBRARY_MOUNT, NOBODY, Isolation, bwrap_arguments, drop_command, kernel_environment,
                       private_keyring)
 
-__all__ = ["kernel_argv", "main"]
+__all__ = ["KERNEL_NAME", "kernel_argv", "main"]
+
+# the kernelspec name of a run notebook: the runner knows this kernel only (isolation's own
+# constant, which the grading side writes into run notebooks)
+KERNEL_NAME = "kpca-grader"
 
 _BOOTSTRAP = "import sys; sys.path.insert(0, sys.argv.pop(1)); from coursework.isolation.kernel_launcher import main; main()"
 

@@ -27,11 +27,12 @@ scratch space
 import ctypes
 import os
 import signal
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Limits", "SubmissionGroup", "cgroup_support", "mount_scratch", "unmount_scratch",
+__all__ = ["Limits", "SubmissionGroup", "cgroup_support", "scratch_support", "mount_scratch", "unmount_scratch",
            "describe_fallback"]
 
 _V2 = Path("/sys/fs/cgroup")
@@ -239,14 +240,39 @@ def unmount_scratch(folder):
         return False
 
 
+def scratch_support():
+    """Whether a private scratch tmpfs can be mounted here (root allowed to mount; tried once, then freed)."""
+    with tempfile.TemporaryDirectory(prefix="kpca-grade-probe-") as folder:
+        if not mount_scratch(folder, 2**20):
+            return False
+        unmount_scratch(folder)
+        return True
+
+
 def describe_fallback(cgroup, scratch):
-    """What is not bounded here, in words for the instructor (empty when everything is)."""
+    """What is not bounded here, in words for the instructor.
+
+    Parameters
+    ----------
+    cgroup : bool
+        Whether a control group per submission can be made (:func:`cgroup_support`).
+    scratch : bool
+        Whether a private scratch tmpfs can be mounted (:func:`scratch_support`).
+
+    Returns
+    -------
+    notes : list of str
+        One sentence per weaker limit; empty when everything is bounded.
+    """
+    if not (isinstance(cgroup, bool) and isinstance(scratch, bool)):
+        raise TypeError(f"cgroup and scratch must be True or False, got {cgroup!r} and {scratch!r}")
     notes = []
     if not cgroup:
         notes.append("no cgroup: memory is limited per process (RLIMIT_AS), so several processes "
                      "of one submission may together use several times --memory-mb; the process "
                      "count (RLIMIT_NPROC) is shared by every process of the kernel's user")
     if not scratch:
-        notes.append("not root: the scratch folder of each submission is on the disk of the temporary "
-                     "folder, where only the size of each file is limited")
+        notes.append("no private scratch space (not root, or mounting is not allowed): the scratch folder "
+                     "of each submission is on the disk of the temporary folder, where only the size of "
+                     "each file is limited")
     return notes

@@ -15,6 +15,7 @@ Loaded by the runner (:mod:`coursework.isolation.nbval_runner`) into ``pytest --
 """
 
 import os
+import resource
 import threading
 import time
 
@@ -25,11 +26,30 @@ from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.manager import KernelManager
 from nbval.plugin import NbCellError
 
-from .kernel_launcher import kernel_argv
-from ..grading.preparation import KERNEL_NAME
+from .kernel_launcher import KERNEL_NAME, kernel_argv
 from .processes import kill_descendants
 
-__all__ = ["GraderPlugin"]
+__all__ = ["GraderPlugin", "peak_memory_kb"]
+
+# after the output connection drops, how long the kernel has to show it died (a dead kernel
+# drops it too) before the drop counts as a message over the cap; the watcher keeps counting
+_DROP_GRACE = 1.0
+
+
+def peak_memory_kb():
+    """The peak resident memory of this process since it started, in KiB.
+
+    ``VmHWM`` of ``/proc/self/status``: ``ru_maxrss`` would also count the
+    grader's memory, which the runner had between fork and exec.
+    """
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
 class _GraderKernelSpecs(KernelSpecManager):
@@ -62,14 +82,18 @@ class GraderPlugin:
         specs = _GraderKernelSpecs()
         specs.launcher_settings = self.settings["kernel"]
         context = zmq.Context()
-        # one message larger than the whole output cap is refused by the socket itself
+        # one message larger than the whole output cap is refused by every socket of this
+        # context, nbval's own included (the client below): it is never held in memory
         context.setsockopt(zmq.MAXMSGSIZE, int(self.settings["max_output"]) + 2**16)
         manager = KernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=specs, context=context,
                                 transport="ipc", ip=os.path.join(sockets, "kernel"),
                                 connection_file=os.path.join(sockets, "kernel.json"))
         manager.start_kernel(**kwargs)
         self._watch(manager, context)
-        client = manager.client()
+        # nbval reads a cell's output only after the cell: its queue must hold a whole cell's
+        # messages (no small RCVHWM, which would drop an honest cell's), each under the
+        # cap by MAXMSGSIZE, and all of them under it by the watcher, which stops the run
+        client = manager.client(context=context)
         client.start_channels()
         try:
             client.wait_for_ready(timeout=startup_timeout)
@@ -103,15 +127,16 @@ class GraderPlugin:
         poller.register(dropped, zmq.POLLIN)
 
         def stop(event, status):
-            self.report({"event": event, "cell": self.current})
+            self.report({"event": event, "cell": self.current, "peak_kb": peak_memory_kb()})
             kill_descendants()
             os._exit(status)
 
         self._stop, self._kernel = stop, kernel
 
         def watch():
+            dropped_at = None
             while True:
-                ready = dict(poller.poll(100))
+                ready = dict(poller.poll(50 if dropped_at is not None else 100))
                 if monitor in ready:
                     frames = monitor.recv_multipart(copy=False)
                     self.received += sum(len(frame) for frame in frames)
@@ -121,11 +146,13 @@ class GraderPlugin:
                     dropped.recv_multipart()
                     if not self.stopping:
                         self.dropped = True
-                    # a dead kernel drops the connection too: give it a second to say which it was
-                    # (a short notebook may reach its last teardown first: that checks it too)
-                    deadline = time.monotonic() + 1
-                    while kernel.poll() is None and not self.stopping and time.monotonic() < deadline:
-                        time.sleep(0.05)
+                        dropped_at = dropped_at or time.monotonic()
+                # a dead kernel drops the connection too: it has _DROP_GRACE to show it, while this
+                # loop goes on counting (never a pause in which output piles up uncounted); a short
+                # notebook may reach its last teardown first: that checks it too
+                if dropped_at is not None and (kernel.poll() is not None
+                                               or time.monotonic() - dropped_at > _DROP_GRACE):
+                    dropped_at = None
                     if self.dropped and kernel.poll() is None:
                         stop("output-cap", 3)
                 if kernel.poll() is not None and not self.stopping:

@@ -5,6 +5,9 @@ fresh folder that holds only the run notebook, with a clean environment.
 The runner
 
 * joins the submission's control group, if any (:mod:`coursework.isolation.limits`);
+  without one, bounds its own address space (``runner_memory``: what
+  nbval holds of a notebook's output is bounded by the output cap, and
+  this is the backstop);
 * makes itself non-dumpable and a child subreaper (:mod:`coursework.isolation.processes`);
 * runs pytest in-process with the grader's plugin (:mod:`coursework.isolation.nbval_plugin`),
   no plugin autoloading, no ``conftest.py`` (``--noconftest``) and no
@@ -17,6 +20,7 @@ The runner
 
 import json
 import os
+import resource
 import sys
 import threading
 import time
@@ -56,6 +60,26 @@ def skip_slow_optional_imports():
     sys.modules.setdefault("rfc3987_syntax", None)
 
 
+def limit_own_memory(limit):
+    """Bound this process's address space by ``limit`` bytes (the soft limit only).
+
+    The hard limit stays as it is, so that the kernel launcher, a child, can
+    still give the kernel the larger ``--memory-mb``.
+
+    Parameters
+    ----------
+    limit : int or None
+        Bytes; None or 0 leaves the limit as it is.
+    """
+    if not limit:
+        return
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
+        raise ValueError(f"limit must be a whole number of bytes >= 0, got {limit!r}")
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    soft = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
 def main(argv=None):
     """Run one submission; see the module docstring."""
     from .processes import become_subreaper, kill_descendants, make_private
@@ -65,6 +89,7 @@ def main(argv=None):
     for procs in settings.get("cgroup_procs", []):  # the submission's control group, before anything else
         with open(procs, "w") as file:
             file.write(str(os.getpid()))
+    limit_own_memory(settings.get("runner_memory"))
     skip_slow_optional_imports()
     make_private()
     become_subreaper()
@@ -84,18 +109,18 @@ def main(argv=None):
 
     def watchdog():
         time.sleep(settings["timeout"])
-        report({"event": "timeout", "cell": plugin.current})
+        report({"event": "timeout", "cell": plugin.current, "peak_kb": peak_memory_kb()})
         kill_descendants()
         os._exit(4)
 
     import pytest
 
-    from .nbval_plugin import GraderPlugin
+    from .nbval_plugin import GraderPlugin, peak_memory_kb
 
     plugin = GraderPlugin(settings, report)
     threading.Thread(target=watchdog, daemon=True).start()
     status = pytest.main(_pytest_arguments(settings), plugins=[plugin])
     kill_descendants()
-    report({"event": "finished", "status": int(status)})
+    report({"event": "finished", "status": int(status), "peak_kb": peak_memory_kb()})
     sys.stdout.flush()
     os._exit(0)
