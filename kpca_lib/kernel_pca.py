@@ -250,11 +250,16 @@ class KernelPCA(KernelMixin, NystroemMixin, DaskNystroemMixin, PreimageMixin, Cl
 
         Parameters
         ----------
-        X : {array-like, scipy.sparse matrix} of shape (n_samples, n_features)
+        X : {array-like, scipy.sparse matrix, dask.array.Array} of shape (n_samples, n_features)
             Training samples as rows; at least two, all finite. A sparse
             matrix (CSR or CSC) is never made dense: the kernel reads it
             (exact only, without ``fit_inverse_transform``). With
-            ``kernel="precomputed"``, the dense n x n kernel matrix.
+            ``kernel="precomputed"``, the dense n x n kernel matrix. A
+            ``dask.array.Array`` (with ``approximation="nystroem"`` and
+            uniform landmarks only) is fitted by one Dask task per block
+            of rows and a tree of merges, on the active scheduler
+            (:mod:`kpca_lib.nystroem_dask`), with the same landmarks and
+            model, up to round-off, as the in-memory fit.
         y : None
             Ignored.
 
@@ -329,17 +334,20 @@ class KernelPCA(KernelMixin, NystroemMixin, DaskNystroemMixin, PreimageMixin, Cl
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Training samples as rows (the kernel matrix if precomputed).
+        X : {array-like, dask.array.Array} of shape (n_samples, n_features)
+            Training samples as rows (the kernel matrix if precomputed). A
+            ``dask.array.Array`` needs ``approximation="nystroem"`` (see
+            :meth:`fit`).
         y : None
             Ignored.
 
         Returns
         -------
-        Z : ndarray of shape (n_samples, n_components)
+        Z : ndarray or dask.array.Array of shape (n_samples, n_components)
             ``K_c alpha_k = mu_k alpha_k``, so no kernel is recomputed
             (Nystroem: a second pass over X, by chunks). float32 when X is
-            float32.
+            float32. For a Dask array, the fit is computed and Z is a lazy
+            Dask array with X's blocks of rows.
         """
         if is_dask_array(X):
             return self.fit(X).transform(X)
@@ -371,16 +379,18 @@ class KernelPCA(KernelMixin, NystroemMixin, DaskNystroemMixin, PreimageMixin, Cl
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, dask.array.Array} of shape (n_samples, n_features)
             Samples as rows, with as many features as at fit; with a
             precomputed kernel, the kernel matrix between the samples and
-            the training samples.
+            the training samples. A ``dask.array.Array`` (for a model
+            fitted with ``approximation="nystroem"``) gives a lazy result.
 
         Returns
         -------
-        Z : ndarray of shape (n_samples, n_components)
+        Z : ndarray or dask.array.Array of shape (n_samples, n_components)
             ``Z = K_c(X, X_fit_) @ alphas_`` with the test kernel centred by
-            the training means; float32 when X is float32.
+            the training means; float32 when X is float32. For a Dask array,
+            a lazy Dask array (``map_blocks``, one task per block of rows).
         """
         check_is_fitted(self)
         if is_dask_array(X):

@@ -66,6 +66,7 @@ __all__ = [
     "kernel_column_moments",
     "landmark_gamma_weights",
     "pinv_sqrt_factor",
+    "uniform_landmark_indices",
 ]
 
 LANDMARK_METHODS = ("uniform", "kmeans")
@@ -105,12 +106,49 @@ def chunk_rows(n_landmarks, chunk_size=None):
     return check_int(chunk_size, "chunk_size", minimum=1)
 
 
+PERMUTATION_MAX_ROWS = 10_000_000
+
+
+def uniform_landmark_indices(n, n_landmarks, random_state=None):
+    """m distinct row numbers out of n, drawn uniformly; the same rule for in-memory and Dask input.
+
+    Up to ``PERMUTATION_MAX_ROWS`` rows (a permutation of 8n bytes, 80 MB at
+    the limit) this is ``random_state.permutation(n)[:m]``, scikit-learn's
+    ``Nystroem`` draw, so that one seed gives scikit-learn's landmarks. Above
+    it, a permutation of all n row numbers would be the largest object of a
+    distributed fit's client (8 GB at n = 10**9), so the first m steps of a
+    Fisher-Yates shuffle are run instead, with the swapped positions in a
+    dictionary: O(m) time and memory. Both are nested: the indices for m are
+    the first m of those for any larger m.
+
+    Examples
+    --------
+    >>> uniform_landmark_indices(5, 2, random_state=0)  # rows 2 and 0
+    array([2, 0])
+    >>> index = uniform_landmark_indices(10**12, 3, random_state=0)  # no 8 TB permutation
+    >>> index.shape, bool(np.all(index < 10**12)), len(set(index.tolist()))
+    ((3,), True, 3)
+    """
+    rng = check_random_state(random_state)
+    if n <= PERMUTATION_MAX_ROWS:
+        return rng.permutation(n)[:n_landmarks]
+    index = np.empty(n_landmarks, dtype=np.int64)
+    moved = {}  # position -> the row number a swap put there (positions not in it hold their own number)
+    for i in range(n_landmarks):
+        j = i + int(rng.randint(n - i))
+        index[i] = moved.get(j, j)
+        moved[j] = moved.pop(i, i)
+    return index
+
+
 def choose_landmarks(X, n_landmarks, method="uniform", random_state=None):
     """The landmarks: m training samples drawn uniformly, or k-means centres.
 
-    ``"uniform"`` takes the first m entries of a random permutation of the
-    rows, as scikit-learn's ``Nystroem`` does, so that for one seed the
-    landmarks for m are among those for any larger m (nested sets).
+    ``"uniform"`` takes the rows :func:`uniform_landmark_indices` draws: the
+    first m entries of a random permutation of the rows, as scikit-learn's
+    ``Nystroem`` does (above ``PERMUTATION_MAX_ROWS`` rows, the first m of a
+    partial shuffle, in O(m) memory), so that for one seed the landmarks for
+    m are among those for any larger m (nested sets).
     ``"kmeans"`` runs scikit-learn's ``KMeans`` with m clusters (one
     initialisation; O(n m d) per iteration) and takes its centres.
 
@@ -138,7 +176,7 @@ def choose_landmarks(X, n_landmarks, method="uniform", random_state=None):
         raise ValueError(f"landmarks must be one of {LANDMARK_METHODS}, got {method!r}.")
     rng = check_random_state(random_state)
     if method == "uniform":
-        return np.array(dense_rows(X[rng.permutation(X.shape[0])[:n_landmarks]]), dtype=np.float64)
+        return np.array(dense_rows(X[uniform_landmark_indices(X.shape[0], n_landmarks, rng)]), dtype=np.float64)
     kmeans = KMeans(n_clusters=n_landmarks, n_init=1, random_state=rng)
     return np.asarray(kmeans.fit(X).cluster_centers_, dtype=np.float64)
 

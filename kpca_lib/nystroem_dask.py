@@ -12,12 +12,17 @@ Here every block is one Dask task, and the merges form a binary tree of
 depth log2(number of blocks), so that no task receives more than two m x m
 matrices. Only the m x d landmarks travel to the workers, and only
 (count, m-vector, m x m matrix) travel back: O(m^2) per task, whatever n.
+The client draws the m landmark row numbers in O(m) memory above
+``PERMUTATION_MAX_ROWS`` rows (below it, in a permutation of 8n bytes), and
+fetches those rows, which reads the blocks that hold them before the pass.
 ``compute`` runs the graph on whatever scheduler is active: Dask's threads
 by default, or a ``dask.distributed.Client`` (a LocalCluster or a real
-cluster). ``transform`` is lazy: ``map_blocks`` of the in-memory projection.
+cluster). ``transform`` is lazy: ``map_blocks`` of the in-memory projection,
+with the landmarks and coefficients in the graph once (``delayed``), not in
+every task.
 
-The landmarks are drawn by index exactly as for an in-memory X (the first m
-entries of ``random_state``'s permutation of the n rows), so one seed gives
+The landmarks are drawn by index exactly as for an in-memory X (by
+:func:`~kpca_lib.nystroem.uniform_landmark_indices`), so one seed gives
 the same landmarks, and the same model up to round-off, whether X is a
 NumPy array or a Dask array. Dask is imported only when a Dask array is
 passed: ``import kpca_lib`` never imports it.
@@ -28,7 +33,7 @@ import sys
 import numpy as np
 from sklearn.utils import check_random_state
 
-from .nystroem import chunk_rows, kernel_column_moments, project_on_landmarks
+from .nystroem import chunk_rows, kernel_column_moments, project_on_landmarks, uniform_landmark_indices
 
 __all__ = ["DaskNystroemMixin", "is_dask_array", "merge_moments"]
 
@@ -109,14 +114,14 @@ def check_dask_array(X, what="X"):
 
 
 def dask_landmarks(X, n_landmarks, method, random_state):
-    """The m landmark rows by the in-memory rule (first m of the permutation), fetched by index."""
+    """The m landmark rows by the in-memory rule (``uniform_landmark_indices``), fetched by index."""
     if method != "uniform":
         raise ValueError(
             f"landmarks={method!r} is not supported for a Dask array: k-means would pass over "
             "the distributed data many times. Use landmarks='uniform', or compute centres with "
             "dask_ml.cluster.KMeans and fit an in-memory sample."
         )
-    index = check_random_state(random_state).permutation(X.shape[0])[:n_landmarks]
+    index = uniform_landmark_indices(X.shape[0], n_landmarks, check_random_state(random_state))
     order = np.argsort(index)
     landmarks = np.empty((n_landmarks, X.shape[1]), dtype=np.float64)
     landmarks[order] = np.asarray(X[index[order]].compute(), dtype=np.float64)  # sorted: one slice per block
@@ -169,10 +174,14 @@ class DaskNystroemMixin:
         X = check_dask_array(X)
         if X.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {X.shape[1]} features, but KernelPCA was fitted with {self.n_features_in_}.")
+        from dask import delayed
+
         rows = chunk_rows(self.landmarks_.shape[0], self.chunk_size)
+        shared = {name: delayed(value, pure=True) for name, value in [  # once in the graph, not once per task
+            ("landmarks", self.landmarks_), ("kernel_mean", self.kernel_mean_), ("alphas", self.alphas_),
+            ("kernel", self._nystroem_kernel())]}
         return X.map_blocks(
-            project_block, landmarks=self.landmarks_, kernel_mean=self.kernel_mean_, alphas=self.alphas_,
-            kernel=self._nystroem_kernel(), rows=rows, dtype=X.dtype, chunks=(X.chunks[0], (self.alphas_.shape[1],)),
+            project_block, **shared, rows=rows, dtype=X.dtype, chunks=(X.chunks[0], (self.alphas_.shape[1],)),
             meta=np.empty((0, 0), dtype=X.dtype),
         )
 

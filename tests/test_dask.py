@@ -127,3 +127,27 @@ def test_bad_dask_input(client, X):
     model = kl.KernelPCA(**params()).fit(da.from_array(X, chunks=(1500, D)))
     with pytest.raises(ValueError, match="features"):
         model.transform(da.from_array(X[:, :3], chunks=(1500, 3)))
+
+
+def test_above_the_permutation_limit_the_landmarks_are_drawn_in_o_m_and_still_agree(client, X, monkeypatch):
+    # the client never permutes all n row numbers above PERMUTATION_MAX_ROWS (8 GB at n = 10**9);
+    # lowering the limit below N exercises that sampler on both paths: the same landmarks, the same fit
+    import kpca_lib.nystroem as nystroem
+
+    monkeypatch.setattr(nystroem, "PERMUTATION_MAX_ROWS", 1000)
+    in_memory = kl.KernelPCA(**params()).fit(X)
+    model = kl.KernelPCA(**params()).fit(da.from_array(X, chunks=(400, D)))
+    np.testing.assert_array_equal(model.landmarks_, in_memory.landmarks_)
+    np.testing.assert_allclose(model.eigenvalues_, in_memory.eigenvalues_, rtol=1e-10)
+    index = nystroem.uniform_landmark_indices(N, M, 7)
+    assert len(set(index.tolist())) == M and index.min() >= 0 and index.max() < N
+    np.testing.assert_array_equal(nystroem.uniform_landmark_indices(N, 2 * M, 7)[:M], index)  # nested
+
+
+def test_transform_puts_the_model_in_the_graph_once(client, X):
+    import pickle
+
+    model = kl.KernelPCA(**{**params(), "n_landmarks": 400}).fit(X)  # landmarks, alphas: 16 kB + 12.8 kB
+    Z_dask = model.transform(da.from_array(X, chunks=(100, D)))  # 31 tasks
+    tasks = dict(Z_dask.dask.layers[Z_dask.name]).values()  # each is sent to a worker on its own
+    assert len(tasks) == 31 and max(len(pickle.dumps(task)) for task in tasks) < model.landmarks_.nbytes / 4
