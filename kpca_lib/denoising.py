@@ -125,7 +125,7 @@ class PreimageMixin:
         """De-noise samples: project them, then find pre-images in input space.
 
         The projection ``P phi(x)`` on the first q components is mapped back
-        to input space by one of two methods:
+        to input space by one of three methods:
 
         * ``"fixed_point"``: the fixed-point iteration of Mika et al. (1999),
           see :func:`kpca_lib.preimage.gaussian_fixed_point`. Needs the
