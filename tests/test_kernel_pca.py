@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from sklearn.datasets import make_moons
 from sklearn.decomposition import KernelPCA as SklearnKernelPCA
 from sklearn.exceptions import ConvergenceWarning
+from threadpoolctl import threadpool_limits
 
 import kpca_lib as kl
 from strategies import data_matrices
@@ -569,17 +570,22 @@ def test_small_denoising_runs_blas_on_one_thread(moons, monkeypatch, method):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(target, name, recording)
-    outside = blas_threads()
-    model.denoise(X[:10], method=method)
+    # two threads outside, whatever the test session gave this process (conftest.py)
+    with threadpool_limits(limits=2, user_api="blas"):
+        outside = blas_threads()
+        assert outside == {2}
+        model.denoise(X[:10], method=method)
+        assert blas_threads() == outside  # the limit ends with the call
     assert seen == [{1}]
-    assert blas_threads() == outside  # the limit ends with the call
 
 
 def test_large_products_keep_every_blas_thread():
     from kpca_lib.denoising import SMALL_PRODUCT, small_product_threads
 
-    outside = blas_threads()
-    with small_product_threads(SMALL_PRODUCT):
-        assert blas_threads() == outside
-    with small_product_threads(SMALL_PRODUCT - 1):
-        assert blas_threads() == {1}
+    with threadpool_limits(limits=2, user_api="blas"):
+        outside = blas_threads()
+        assert outside == {2}
+        with small_product_threads(SMALL_PRODUCT):
+            assert blas_threads() == outside
+        with small_product_threads(SMALL_PRODUCT - 1):
+            assert blas_threads() == {1}
