@@ -23,32 +23,29 @@ Prints four tables:
    within 2x of idle. "Idle" is only as idle as the machine is: the load
    average is printed first.
 
-   Measured 2026-11-26 on the 2-core machine, which other work kept at a
-   load average of 9 to 19 before the burners started, so "idle" was not:
+   Measured 2026-11-26 on the 2-core machine with nothing else running
+   (load average 1.9 to 2.1 before the idle runs), three runs of the
+   script; medians of 9 calls, in ms:
 
-   ====  ===========  ==========  ==========  ===========  ===============
-   d     BLAS         idle med    busy med    busy / idle  CPU idle / busy
-                      (ms)        (ms)        med (best)   (ms, median)
-   ====  ===========  ==========  ==========  ===========  ===============
-   2     1 for small  138         515         3.7x (3.8x)  34 / 39
-   2     all          1514        4992        3.3x (3.1x)  335 / 492
-   10    1 for small  71          294         4.1x (3.4x)  16 / 22
-   10    all          840         1904        2.3x (1.9x)  187 / 215
-   ====  ===========  ==========  ==========  ===========  ===============
+   ====  ===========  ==============  ==============  ========================
+   d     BLAS         idle med        busy med        busy / idle, med (best)
+   ====  ===========  ==============  ==============  ========================
+   2     1 for small  29.0 29.1 29.6  56.7 56.5 58.3  1.95 1.94 1.97 (1.0)
+   2     all          29.1 29.2 30.5  98.5 156 130    3.39 5.33 4.26 (1.9-2.1)
+   10    1 for small  13.8 14.0 14.2  28.6 26.2 26.4  2.07 1.87 1.85 (1.1-1.9)
+   10    all          14.5 14.3 13.9  38.4 93.1 58.7  2.65 6.52 4.21 (1.9-2.4)
+   ====  ===========  ==============  ==============  ========================
 
-   (load 19.0 at the start; an earlier run at load 9.3: 4.5x (4.8x) and
-   4.3x (4.2x) for "1 for small".) The goal was not shown on this machine:
-   with about 19 runnable processes on 2 cores the wall-clock time is the
-   share of a core the scheduler gives, and two more burners lower it
-   whatever the library does. What the limit does is visible in the CPU
-   time: one BLAS thread does the work in 34 ms whether the machine is
-   busy or not (39 ms with the burners: shared caches), where BLAS's two
-   threads spend about 10 to 13 times as much, spinning; de-noising with the
-   limit is 6 to 12 times faster than without it, idle or busy. The limit
-   reaches both OpenBLAS libraries loaded (numpy's and scipy's) and costs
-   0.24 ms per call. On an idle 2-core machine the same 34 ms of work
-   with two burners would get at least 2/3 of a core, about 1.5x to 1.8x
-   of idle; that is an estimate, not a measurement.
+   With the limit the busy median stays at about 1.9x of idle (2.07x
+   once in six): two burners and the de-noising share two cores, so one
+   thread gets about 2/3 of a core, 1.5x at best. Without it, BLAS's two
+   threads spin while a burner holds the other core: 2.7x to 6.5x, and
+   the CPU time of the call grows from about 29 ms to 100-175 ms. Earlier
+   runs while other work kept the machine at a load average of 9 to 19
+   could not tell the two apart in wall-clock time (3.3x to 4.5x for
+   both); the CPU time could: 34 ms with the limit, 335 to 492 ms
+   without. The limit reaches both OpenBLAS libraries loaded (numpy's and
+   scipy's) and costs 0.24 ms per call.
 
 Run from the repository root::
 

@@ -10,21 +10,21 @@ the same L.
 slower than ``full`` by more than 10 % (issue 22, defect 5: at rank 60 the
 partial step kept failing its check and falling back).
 
-Measured 2026-11-26 on the 2-core machine, busy with other work (load
-average 17-23, so the wall-clock times are slow and noisy), 5 alternating
-runs each; ratio = full / default:
+Measured 2026-11-26 on the 2-core machine with nothing else running (load
+average 2.2 at the start, 1.9 at the end), 5 alternating runs each; ratio =
+full / default (higher: the default is faster):
 
     rank  % of n  ratio wall best  ratio wall median  ratio CPU best  partial tries  verdict
-      15      5%             1.46               1.50            1.42             19  ok
-      60     20%             0.91               0.97            0.91              2  ok
-     120     40%             1.07               1.13            1.01              1  ok
+      15      5%             1.47               1.45            1.31             19  ok
+      60     20%             0.96               0.95            0.96              2  ok
+     120     40%             1.02               1.01            1.02              1  ok
 
 At rank 60 the default differs from ``full`` only by two partial SVDs
 tried in the first sweeps, while the rank is small; timed inside the
 solver they cost 34-36 ms of its 0.72 s of CPU time (5 %). At rank 120
-it is one, 3 ms (0.2 %). A later run at load 11-14: CPU ratios 1.49,
-0.97, 1.00 (wall best 1.58, 0.99, 1.00; median 1.52, 0.93, 1.06); an
-earlier one at load 7.6 (3 runs each, best wall ratios): 1.31, 1.01, 0.94.
+it is one, 3 ms (0.2 %). Runs on the same machine while other work kept
+it at a load average of 7 to 23 gave CPU ratios 0.91 to 0.97 at rank 60
+and 1.00 to 1.01 at rank 120.
 
 Run:  .venv/bin/python benchmarks/bench_robust_pca.py
       .venv/bin/python benchmarks/bench_robust_pca.py --moderate-only   # (b) only

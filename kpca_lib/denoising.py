@@ -31,10 +31,10 @@ _FLOAT_DTYPES = [np.float64, np.float32]
 # multiply-adds per iteration (points x expansion points x (d + 1)) below which
 # de-noising runs its BLAS on one thread: a few milliseconds of work on one
 # core, where waking and synchronising BLAS threads costs as much, and, on a
-# machine whose cores are busy with other processes, many times more (issue 22:
-# the toy took 4x longer with two other processes running. With the limit it takes
-# 34 ms of CPU time, idle or busy, against 335-492 ms on BLAS's 2 spinning threads;
-# benchmarks/bench_core.py, table 4, where the busy / idle wall-clock ratio is discussed)
+# machine whose cores are busy with other processes, many times more: with two
+# core-burning processes on 2 cores the toy takes about 1.9x its idle time with the
+# limit, 2.7x to 6.5x without, while BLAS's second thread spins (benchmarks/bench_core.py,
+# table 4)
 SMALL_PRODUCT = 2**24
 
 
