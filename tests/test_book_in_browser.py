@@ -17,11 +17,13 @@ the browser (``kpca_lib.explorers.labs``) is checked against kpca_lib on its pag
 
 import contextlib
 import functools
+import json
 import os
 import re
 import subprocess
 import sys
 import threading
+from html.parser import HTMLParser
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -389,3 +391,76 @@ def test_the_reading_order_ends_with_the_last_appendix(book):
         assert 'class="left-prev"' not in text and 'class="right-next"' not in text, outside
     # the chapters still lead from one to the next
     assert 'class="right-next"' in (book / "chapters" / "B_robust_pca.html").read_text()
+
+
+# build and tooling words a student should not meet in the text, and the doubled word a
+# "exercise {ref}`label`" renders ("exercise Exercise 4"): sphinx-exercise's {ref} already
+# says "Exercise"
+TOOLING_WORDS = ("exercise exercise", "nbval", "ignores the output", "running kernel",
+                 "hidden check", "build machine")
+
+
+class ProseText(HTMLParser):
+    """The text a reader sees on a page, without scripts, styles and code-cell inputs (the
+    code itself; its comments are the instructors' concern and the outputs are kept), and
+    the inline code of the prose on its own."""
+
+    SKIPPED = ("script", "style")
+
+    def __init__(self):
+        super().__init__()
+        self.text, self.inline_code = [], []
+        self.stack = []  # (tag, skipped, inline code) of every open element
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("br", "img", "hr", "meta", "link", "input", "wbr", "source"):
+            return
+        classes = (dict(attrs).get("class") or "").split()
+        skipped = tag in self.SKIPPED or "cell_input" in classes
+        code = tag == "code" and "literal" in classes
+        self.stack.append((tag, skipped, code))
+
+    def handle_endtag(self, tag):
+        if any(open_tag == tag for open_tag, _, _ in self.stack):
+            while self.stack.pop()[0] != tag:
+                pass
+
+    def handle_data(self, data):
+        if any(skipped for _, skipped, _ in self.stack):
+            return
+        self.text.append(data)
+        if any(code for _, _, code in self.stack):
+            self.inline_code.append(data)
+
+
+def test_the_chapters_speak_to_students_and_search_finds_nystrom(book):
+    """No build or tooling words in the chapters' text (no "nbval", "running kernel", "hidden
+    check", "build machine", no private names in inline code), no "exercise Exercise 4", and
+    the search finds "nystrom", the spelling without an umlaut, on appendix C."""
+    found = {}
+    for page in sorted((book / "chapters").glob("*.html")):
+        prose = ProseText()
+        prose.feed(page.read_text())
+        text = re.sub(r"\s+", " ", " ".join(prose.text)).lower()
+        words = [word for word in TOOLING_WORDS if word in text]
+        code = " ".join(prose.inline_code)
+        words += sorted(set(re.findall(r"(?<![\w.])_[A-Za-z]\w*|\b\w+\._[A-Za-z]\w*", code)))
+        if words:
+            found[page.name] = words
+    assert not found, found
+    index = (book / "searchindex.js").read_text()
+    index = json.loads(index[index.index("(") + 1 : index.rindex(")")])
+    hits = index["terms"].get("nystrom", [])
+    hits = [index["docnames"][i] for i in (hits if isinstance(hits, list) else [hits])]
+    assert "chapters/C_kernel_pca_at_scale" in hits and "api" in hits, hits
+
+
+def test_one_search_box_on_a_desktop(server, browser_context):
+    page, problems = open_page(browser_context, server + "chapters/C_kernel_pca_at_scale.html")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    shown = page.evaluate("""() => [...document.querySelectorAll('.search-button__button')]
+        .filter(e => e.getBoundingClientRect().width > 0 && getComputedStyle(e).visibility !== 'hidden')
+        .length""")
+    assert shown == 1, f"{shown} search boxes at 1280 px"
+    assert not problems, problems
+    page.close()
