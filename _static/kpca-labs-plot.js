@@ -11,6 +11,34 @@
     return String(Number(value.toPrecision(digits === undefined ? 3 : digits)));
   }
 
+  // ------------------------------------------------------------- theme
+  // The book's light/dark theme (pydata-sphinx-theme sets data-theme on <html>).
+  // Canvas colours that are not data colours come from ink(): a lab never
+  // hard-codes black, white or grey, and redraws when the theme changes.
+  const INK = {
+    light: { background: "#fff", text: "#333", strong: "#111", grid: "#e6e6e6", frame: "#888",
+             muted: "#7a7a7a", faint: "#c9c9c9" },
+    dark: { background: "#1b1f24", text: "#c9d1d9", strong: "#f0f3f6", grid: "#30363d", frame: "#8b949e",
+            muted: "#9da5ae", faint: "#484f58" },
+  };
+
+  /** Is the book shown in its dark theme? */
+  function isDark() {
+    return document.documentElement.dataset.theme === "dark";
+  }
+
+  /** The non-data colours of the current theme: background, text, strong, grid, frame, muted, faint. */
+  function ink() {
+    return isDark() ? INK.dark : INK.light;
+  }
+
+  /** Call fn() whenever the reader switches the book between light and dark. */
+  function onThemeChange(fn) {
+    if (typeof MutationObserver === "undefined") return;
+    new MutationObserver(() => fn()).observe(document.documentElement,
+      { attributes: true, attributeFilter: ["data-theme"] });
+  }
+
   // ------------------------------------------------------------- canvas
   /**
    * A canvas that fills its container's width, drawn at the device pixel
@@ -54,11 +82,11 @@
       this.ratio = ratio;
     }
 
-    /** Clear to white and set CSS-pixel coordinates; returns the context. */
+    /** Clear to the theme's background and set CSS-pixel coordinates; returns the context. */
     begin() {
       const ctx = this.ctx;
       ctx.setTransform(this.ratio, 0, 0, this.ratio, 0, 0);
-      ctx.fillStyle = "#fff";
+      ctx.fillStyle = ink().background;
       ctx.fillRect(0, 0, this.width, this.cssHeight);
       return ctx;
     }
@@ -160,8 +188,8 @@
       const ctx = this.panel.ctx;
       ctx.save();
       ctx.font = FONT;
-      ctx.fillStyle = "#333";
-      ctx.strokeStyle = "#e6e6e6";
+      ctx.fillStyle = ink().text;
+      ctx.strokeStyle = ink().grid;
       ctx.lineWidth = 1;
       let xticks = o.xticks;
       if (!xticks && this.xlog) xticks = powersOfTen(this.xlim, Math.max(2, Math.floor(this.width / 55)));
@@ -189,9 +217,9 @@
         const label = this.ylog ? powerOfTen(Math.round(Math.log10(v))) : (o.yformat ? o.yformat(v) : formatNumber(v, 3));
         if (o.ytickLabels !== false) ctx.fillText(label, this.left - 5, py);
       }
-      ctx.strokeStyle = "#888";
+      ctx.strokeStyle = ink().frame;
       ctx.strokeRect(this.left + 0.5, this.top + 0.5, this.width - 1, this.height - 1);
-      ctx.fillStyle = "#111";
+      ctx.fillStyle = ink().strong;
       if (o.title) {
         ctx.font = TITLE_FONT;
         ctx.textAlign = "left";
@@ -236,6 +264,7 @@
   }
 
   Object.assign((window.kpcaLabCore = window.kpcaLabCore || {}), {
-    formatNumber, Panel, Axes, niceTicks, COLORS, FONT, TITLE_FONT, discs, cross,
+    formatNumber, Panel, Axes, niceTicks, COLORS, FONT, TITLE_FONT, discs, cross, ink, isDark,
+    onThemeChange,
   });
 })();
