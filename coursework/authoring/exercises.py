@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = ["SolutionCell", "solution_cells", "strip_solution_text", "cell_tags",
+           "chapter_token", "exercise_numbers",
            "SOLUTION_TAG", "HIDDEN_CHECK_TAG", "REMOVE_CELL_TAG", "METADATA_KEY", "CHECK_MARKER"]
 
 SOLUTION_TAG = "solution"
@@ -230,3 +231,69 @@ def strip_solution_text(source, state, where):
             i += 1
     text = "\n".join(out)
     return re.sub(r"\n{3,}", "\n\n", text).strip("\n")
+
+
+def chapter_token(name):
+    """The chapter's number as the book prints it: ``"4"`` for ``04_kernel_pca``, ``"A"`` for
+    ``A_sparse_pca`` (the part of the file name before the first ``_``, without leading zeros).
+
+    Raises
+    ------
+    ValueError
+        If the name does not start with a chapter number or an appendix letter.
+    """
+    stem = name.replace("\\", "/").rsplit("/", 1)[-1].split(".", 1)[0]
+    head = stem.split("_", 1)[0]
+    if head.isdigit() and int(head) > 0:
+        return str(int(head))
+    if len(head) == 1 and head.isalpha() and head.isupper():
+        return head
+    raise ValueError(f"name must start with a chapter number or an appendix letter and '_' "
+                     f"(e.g. '04_kernel_pca', 'A_sparse_pca'), got {name!r}")
+
+
+_OPTION = re.compile(r"^\s*:(?P<key>[\w-]+):\s*(?P<value>.*?)\s*$")
+
+
+def exercise_numbers(nb, name):
+    """The book's number of every labelled exercise of a chapter: ``{"ch4-ex2": "4.2", ...}``.
+
+    The book numbers exercises per chapter, in the order of the ``{exercise}``
+    directives of the page (those with ``:nonumber:`` are not counted): the
+    second exercise of chapter 4 is Exercise 4.2, the first of appendix A is
+    Exercise A.1. The grader and the handouts use these numbers too.
+
+    Parameters
+    ----------
+    nb : nbformat.NotebookNode
+        A chapter, or a student version made from one.
+    name : str
+        The notebook's file name or stem (``"04_kernel_pca.ipynb"``), which gives the
+        chapter's number (:func:`chapter_token`).
+
+    Returns
+    -------
+    numbers : dict of str to str
+    """
+    token = chapter_token(name)
+    numbers, count = {}, 0
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        lines = cell.source.splitlines()
+        for i, line in enumerate(lines):
+            directive = _DIRECTIVE_FENCE.match(line)
+            if not directive or directive["name"] != "exercise":
+                continue
+            options = {}
+            for option_line in lines[i + 1:]:
+                option = _OPTION.match(option_line)
+                if not option:
+                    break
+                options[option["key"]] = option["value"]
+            if "nonumber" in options:
+                continue
+            count += 1
+            if options.get("label"):
+                numbers[options["label"]] = f"{token}.{count}"
+    return numbers
