@@ -3,7 +3,33 @@
 import numpy as np
 from matplotlib.ticker import LogLocator, NullFormatter
 
-__all__ = ["plot_gram_spectrum", "plot_kernel_profile", "roundoff_level"]
+__all__ = ["plot_gram_spectrum", "plot_kernel_profile", "roundoff_level", "use_book_style"]
+
+# the width of the book's text column on a desktop, in CSS pixels at 100 dpi: a figure
+# this wide is shown at its drawn size (kpca_lib/book.mplstyle's figure.figsize)
+COLUMN_INCHES = 7.0
+
+
+def use_book_style():
+    """Draw every figure that follows in the book's style.
+
+    Applies ``kpca_lib/book.mplstyle`` (sizes for the text column, one colour
+    cycle, text of at least 10 px as shown) and, inside IPython, renders the
+    inline PNGs at twice their size for high-DPI screens ("retina": the image
+    is shown at its drawn size, with twice the pixels).
+    """
+    import matplotlib.pyplot as plt
+
+    plt.style.use("kpca_lib.book")
+    try:
+        from IPython import get_ipython
+    except ImportError:  # matplotlib without IPython: nothing inline to configure
+        return
+    shell = get_ipython()
+    if shell is not None and "IPKernelApp" in shell.config:
+        from matplotlib_inline.backend_inline import set_matplotlib_formats
+
+        set_matplotlib_formats("retina")
 
 
 # ---------------------------------------------------------------------------
