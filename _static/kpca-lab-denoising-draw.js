@@ -28,7 +28,7 @@
   /** The points that do not move, drawn once per sigma and size (kept on the panel). */
   function background(plane, axes, view) {
     const C = core(), { model, fitted } = view;
-    const key = [fitted.sigma, plane.width, plane.cssHeight, plane.ratio].join("|");
+    const key = [fitted.sigma, plane.width, plane.cssHeight, plane.ratio, C.isDark()].join("|");
     if (plane.background && plane.background.key === key) return plane.background.canvas;
     const canvas = document.createElement("canvas");
     canvas.width = plane.canvas.width;
@@ -110,12 +110,29 @@
     axes.decorate({ xticks: [-1, 0, 1], yticks: [-1, 0, 1] });
     ctx.drawImage(background(plane, axes, view), 0, 0, plane.width, plane.cssHeight);
     axes.clip((ctx) => {
-      C.discs(ctx, ...pixels(axes, fitted.data.Zlinear, model.nTest), model.nTest, 2.3, C.COLORS.linear);
+      if (fitted.data.Zlinear) C.discs(ctx, ...pixels(axes, fitted.data.Zlinear, model.nTest), model.nTest, 2.3, C.COLORS.linear);
       C.discs(ctx, ...pixels(axes, fitted.meanShift.at(settings.n_iter), model.nTest), model.nTest, 1.8, MEAN_SHIFT_COLOUR);
       C.discs(ctx, ...pixels(axes, entry.run.at(settings.n_iter), model.nTest), model.nTest, 2.3, C.COLORS.kernel);
-      if (entry.kwokTsang) rings(ctx, ...pixels(axes, entry.kwokTsang.Z, model.nTest), model.nTest, 3.2, KWOK_TSANG_COLOUR);
+      if (entry.kwokTsang) rings(ctx, ...pixels(axes, entry.kwokTsang.Z, model.nTest), model.nTest, 3.2, kwokTsangColour());
       drawTrajectories(ctx, axes, view);
+      if (view.cursor) drawCursor(ctx, axes, view.cursor);
     });
+  }
+
+  /** The keyboard's cursor on the plane: a ring with a cross hair, where Enter starts a pre-image. */
+  function drawCursor(ctx, axes, [x, y]) {
+    const px = axes.x(x), py = axes.y(y), ink = core().ink();
+    for (const [colour, width] of [[ink.background, 4], [ink.strong, 1.8]]) {
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = width;
+      ctx.beginPath();
+      ctx.arc(px, py, 9, 0, 2 * Math.PI);
+      ctx.moveTo(px - 15, py); ctx.lineTo(px - 4, py);
+      ctx.moveTo(px + 4, py); ctx.lineTo(px + 15, py);
+      ctx.moveTo(px, py - 15); ctx.lineTo(px, py - 4);
+      ctx.moveTo(px, py + 4); ctx.lineTo(px, py + 15);
+      ctx.stroke();
+    }
   }
 
   /** Rings (stroked circles) of radius r at the points given in CSS pixels: the Kwok–Tsang pre-images. */
@@ -146,14 +163,14 @@
 
   function dashedLine(ctx, axes, y, label) {
     ctx.setLineDash([5, 4]);
-    ctx.strokeStyle = "#555";
+    ctx.strokeStyle = core().ink().muted;
     ctx.lineWidth = 1.2;
     ctx.beginPath();
     ctx.moveTo(axes.left, axes.y(y)); ctx.lineTo(axes.left + axes.width, axes.y(y));
     ctx.stroke();
     ctx.setLineDash([]);
     ctx.font = core().FONT;
-    ctx.fillStyle = "#333";
+    ctx.fillStyle = core().ink().text;
     ctx.textAlign = "right";
     ctx.textBaseline = "bottom";
     ctx.fillText(label, axes.left + axes.width - 4, axes.y(y) - 2);
@@ -178,7 +195,7 @@
     axes.clip((ctx) => {
       if (opts.hline !== undefined) dashedLine(ctx, axes, opts.hline, opts.hlineLabel);
       const tx = axes.x(view.settings.n_iter);
-      ctx.strokeStyle = "#999";
+      ctx.strokeStyle = C.ink().frame;
       ctx.lineWidth = 1;
       ctx.beginPath(); ctx.moveTo(tx, axes.top); ctx.lineTo(tx, axes.top + axes.height); ctx.stroke();
       for (const s of series) {
@@ -214,7 +231,9 @@
     }, view);
   }
 
-  const MEAN_SHIFT_COLOUR = "#e6a100", KWOK_TSANG_COLOUR = "#0b6e4f";
+  // Kwok–Tsang's dark green is too dark on the dark theme: a lighter green there
+  const MEAN_SHIFT_COLOUR = "#e6a100", KWOK_TSANG_COLOUR = "#0b6e4f", KWOK_TSANG_DARK = "#3fbf8f";
+  function kwokTsangColour() { return core().themed(KWOK_TSANG_COLOUR, KWOK_TSANG_DARK); }
   // four significant digits: the baselines' MSEs span 1e-4 (mean shift at low noise) to 0.6 (the mean)
   const f4v = (v) => (v >= 0.01 ? v.toFixed(4) : v.toPrecision(3));
 
@@ -227,7 +246,9 @@
     const b = data.baselines, meanShift = fitted.meanShift;
     const mseMeanShift = meanShift.t >= t || meanShift.finished
       ? f4v(N.meanSquaredDistance(meanShift.at(t), data.clean, nTest, model.d)) : "computing …";
-    const f4 = f4v, kt = entry.kwokTsang;
+    const f4 = f4v, kt = entry.kwokTsang, waiting = "computing …";
+    // the baselines of a new sigma come in the first task after the first drawing
+    const baseline = (name) => (b ? f4(b.mse[name]) : waiting), chosen = (key) => (b ? b[key] : "…");
     const subscript = (k) => String(k).replace(/[0-9]/g, (digit) => "₀₁₂₃₄₅₆₇₈₉"[digit]);
     const mu = Array.from(fitted.fit.eigenvalues.slice(0, q), (v) => C.formatNumber(v, 4)).join(", ");
     const row = (label, value, cls) => el("tr", cls ? { class: cls } : {}, el("td", { text: label }), el("td", { text: value }));
@@ -236,10 +257,10 @@
         el("caption", { text: "MSE to the true centres (" + nTest + " test points)" }),
         el("tbody", {},
           row("noisy points", f4(data.mseNoisy)),
-          row("training mean", f4(b.mse.mean)),
-          row("nearest training point", f4(b.mse.nearest)),
-          row("kNN average (held-out k = " + b.k + ")", f4(b.mse.knn)),
-          row("linear PCA (held-out q = " + b.linearQ + ")", f4(b.mse.linear)),
+          row("training mean", baseline("mean")),
+          row("nearest training point", baseline("nearest")),
+          row("kNN average (held-out k = " + chosen("k") + ")", baseline("knn")),
+          row("linear PCA (held-out q = " + chosen("linearQ") + ")", baseline("linear")),
           row("mean shift (γ = 1/n, same c, " + t + " it.)", mseMeanShift),
           row("Kwok–Tsang (q = " + q + ", " + model.kwokTsangNeighbors + " neighbours)", kt ? f4(kt.mse) : "computing …"),
           row("kernel PCA (q = " + q + ")", f4(mseKernel), "kpca-lab-kernel"))),
@@ -262,6 +283,6 @@
 
   (window.kpcaDenoising = window.kpcaDenoising || {}).draw = {
     planeAxes, plane: drawPlane, rho: drawRho, steps: drawSteps, numbers: drawNumbers, meanShiftColour: MEAN_SHIFT_COLOUR,
-    kwokTsangColour: KWOK_TSANG_COLOUR,
+    kwokTsangColour: KWOK_TSANG_COLOUR, kwokTsangDark: KWOK_TSANG_DARK, LIMIT,
   };
 })();

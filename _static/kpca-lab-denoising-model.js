@@ -4,7 +4,9 @@
  * answers at the speed it can:
  * - per sigma: the data and the baselines that need no kernel: the training
  *   mean, the nearest training point, the kNN average and linear PCA, k and
- *   q chosen on the validation pairs as kpca_lib.explorers.denoising_baselines;
+ *   q chosen on the validation pairs as kpca_lib.explorers.denoising_baselines
+ *   (computed in the first task after the first drawing of a new sigma: a
+ *   sigma move shows the kernel PCA pre-images first);
  * - per (sigma, c): the kernel PCA fit (12 components), the projections
  *   Y of the test points (a new kernel and its eigenpairs) and the mean-shift
  *   run (every gamma_i = 1/n), iterated after the kernel PCA run;
@@ -66,13 +68,22 @@
       };
       const train = build(this.noiseTrain, this.payload.n_train_per_cluster, nTrain);
       const test = build(this.noiseTest, this.payload.n_test_per_cluster, nTest);
-      const baselines = this.baselines(sigma, train.X, test);
       return remember(this.toys, sigma, {
-        sigma, Xtrain: train.X, Xtest: test.X, clean: test.clean, baselines,
-        Zlinear: baselines.Z.linear, linearComponents: baselines.linearQ,
+        sigma, Xtrain: train.X, Xtest: test.X, clean: test.clean, baselines: null,
+        Zlinear: null, linearComponents: null, mseLinear: null,
         mseNoisy: N.meanSquaredDistance(test.X, test.clean, nTest, d),
-        mseLinear: N.meanSquaredDistance(baselines.Z.linear, test.clean, nTest, d),
       }, 8);
+    }
+
+    /** The toy's baselines without a kernel (toy.baselines, toy.Zlinear, ...), once. */
+    toyBaselines(toy) {
+      if (toy.baselines) return toy;
+      const N = window.kpcaNumerics, test = { X: toy.Xtest, clean: toy.clean };
+      const baselines = (toy.baselines = this.baselines(toy.sigma, toy.Xtrain, test));
+      toy.Zlinear = baselines.Z.linear;
+      toy.linearComponents = baselines.linearQ;
+      toy.mseLinear = N.meanSquaredDistance(baselines.Z.linear, toy.clean, this.nTest, this.d);
+      return toy;
     }
 
     /**
@@ -139,14 +150,15 @@
     runDone(run) { return run.t >= this.maxIter || run.finished; }
 
     /**
-     * One step of what is left: K alpha (a new fit) and the Kwok–Tsang
+     * One step of what is left: the baselines (a new sigma), K alpha (a new fit) and the Kwok–Tsang
      * pre-images (a new run) first, one task each (about 10 ms per q on the
      * toy, 20 ms per fit: bench_labs.py), then the kernel PCA run, then the
      * mean-shift run; false when all are done.
      */
     stepPending(fitted, entry) {
       const run = entry.run;
-      if (!fitted.KAlphas) fitted.KAlphas = window.kpcaNumerics.kernelAlphas(fitted.fit);
+      if (!fitted.data.baselines) this.toyBaselines(fitted.data);
+      else if (!fitted.KAlphas) fitted.KAlphas = window.kpcaNumerics.kernelAlphas(fitted.fit);
       else if (!entry.kwokTsang) this.kwokTsang(fitted, entry);
       else if (!this.runDone(run)) run.step();
       else if (!this.runDone(fitted.meanShift)) fitted.meanShift.step();

@@ -6,11 +6,12 @@
  *
  * How each control answers: the iterations slider redraws from the kept
  * iterates; a q move computes the gamma weights and as many iterations as
- * fit in 8 ms, draws, and computes the rest in tasks of about 8 ms with a
+ * fit in 2 ms, draws, and computes the rest in tasks of about 8 ms with a
  * drawing per animation frame, so the page never freezes (the Kwok–Tsang
  * pre-images first, then the iterations, then mean shift); a sigma or c move
  * (a new kernel and its eigenpairs) does the same once the new values shown
- * beside the sliders have been painted.
+ * beside the sliders have been painted, with no iteration before the first
+ * drawing, and a new sigma's baselines in the first task after it.
  */
 (function () {
   "use strict";
@@ -103,26 +104,66 @@
         height: (width) => width, draw: redraw,
       });
       main.append(C.legend([
-        { label: "training points", swatch: "disc", color: COLORS.train },
-        { label: "noisy test points", swatch: "disc", color: COLORS.noisy },
-        { label: "true centres", swatch: "cross", color: COLORS.centre },
+        { label: "training points", swatch: "disc", ink: "faint" },
+        { label: "noisy test points", swatch: "disc", ink: "muted" },
+        { label: "true centres", swatch: "cross", ink: "strong" },
         { label: "linear PCA (held-out q)", swatch: "disc", color: COLORS.linear },
         { label: "mean shift (γ = 1/n)", swatch: "disc", color: this.draw.meanShiftColour },
         { label: "kernel PCA pre-images", swatch: "disc", color: COLORS.kernel },
-        { label: "Kwok–Tsang pre-images (same q, " + this.model.kwokTsangNeighbors + " neighbours)", swatch: "ring", color: this.draw.kwokTsangColour },
+        { label: "Kwok–Tsang pre-images (same q, " + this.model.kwokTsangNeighbors + " neighbours)", swatch: "ring",
+          color: () => C.themed(this.draw.kwokTsangColour, this.draw.kwokTsangDark) },
         { label: "trajectories z₀ … zₜ from noisy starts (○ start, ★ the marked point)", swatch: "line", color: COLORS.trajectories[0] },
-        { label: "your clicks (+ start)", swatch: "line", color: COLORS.click },
+        { label: "your clicks (+ start)", swatch: "line", ink: "strong" },
       ]));
       this.numbers = el("div", { class: "kpca-lab-numbers", "aria-live": "polite" });
       side.append(this.numbers);
       this.rhoPanel = new C.Panel(side, { label: "rho of z_t along the trajectories", height: () => 190, draw: redraw });
       this.stepPanel = new C.Panel(side, { label: "step sizes along the trajectories", height: () => 190, draw: redraw });
+      this.keyboardCursor();
       this.plane.canvas.addEventListener("pointerdown", (event) => {
         const [px, py] = this.plane.pointer(event), axes = this.draw.planeAxes(this.plane);
         if (!axes.contains(px, py) || !this.current.entry) return;
         this.timer.start("click");
         this.addClick(axes.invert(px, py), this.mode.value);
         this.timer.mark("firstDrawMs");
+      });
+    }
+
+    /**
+     * What a click does, from the keyboard: the plane is a tab stop; while it has the
+     * focus a cursor shows, the arrow keys move it (Shift: five times as far) and
+     * Enter or Space starts a pre-image there, as a click there would.
+     */
+    keyboardCursor() {
+      const canvas = this.plane.canvas, limit = this.draw.LIMIT;
+      this.cursor = [0, 0];
+      this.cursorShown = false;
+      canvas.tabIndex = 0;
+      canvas.setAttribute("role", "application");
+      canvas.setAttribute("aria-roledescription", "plane");
+      canvas.setAttribute("aria-label", canvas.getAttribute("aria-label") +
+        "; with the keyboard, the arrow keys move a cursor and Enter de-noises a point there");
+      const show = (shown) => { this.cursorShown = shown; this.redraw(); };
+      canvas.addEventListener("focus", () => show(true));
+      canvas.addEventListener("blur", () => show(false));
+      const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+      canvas.addEventListener("keydown", (event) => {
+        if (event.key in steps) {
+          const size = event.shiftKey ? 0.25 : 0.05, [dx, dy] = steps[event.key];
+          this.cursor = this.cursor.map((v, i) => {
+            const moved = Math.round((v + size * (i ? dy : dx)) * 100) / 100;
+            return Math.max(-limit, Math.min(limit, moved));
+          });
+          this.cursorShown = true;
+          this.redraw();
+        } else if ((event.key === "Enter" || event.key === " ") && this.current.entry) {
+          this.timer.start("key");
+          this.addClick(this.cursor, this.mode.value);
+          this.timer.mark("firstDrawMs");
+        } else {
+          return;
+        }
+        event.preventDefault(); // no page scroll
       });
     }
 
@@ -164,7 +205,10 @@
     }
 
     view() {
-      return { model: this.model, fitted: this.current.fitted, entry: this.current.entry, settings: this.settings, clicks: this.clicks };
+      return {
+        model: this.model, fitted: this.current.fitted, entry: this.current.entry, settings: this.settings,
+        clicks: this.clicks, cursor: this.cursorShown ? this.cursor : null,
+      };
     }
 
     redraw() {
@@ -248,7 +292,9 @@
 
     componentsMove() {
       this.timer.start("q");
-      this.startRun(8); // the gamma weights (a few ms) and the iterations that fit in one frame
+      // the gamma weights (a few ms) and the iterations that fit in 2 ms, drawn at once; the
+      // rest follow in tasks, drawn at every frame (a q move answers within two frames)
+      this.startRun(2);
     }
 
     /** sigma or c: a new kernel and its eigenpairs, once the new values beside the sliders are painted. */
@@ -259,7 +305,7 @@
       if (status) status.textContent = "computing the kernel and its eigenpairs …";
       requestAnimationFrame(() => setTimeout(() => {
         this.heavyPending = false;
-        this.startRun(8);
+        this.startRun(0); // the kernel, its eigenpairs and the gamma weights; the iterations follow
       }, 0));
     }
 

@@ -74,7 +74,7 @@
     const numbers = el("div", { class: "kpca-lab-numbers", "aria-live": "polite" });
     right.append(numbers);
     const spectrumPanel = new C.Panel(right, {
-      label: "the eigenvalues of K on a log scale", height: (width) => Math.min(300, Math.max(220, width * 0.7)), draw: () => draw(),
+      label: "the eigenvalues of K on a log scale, those below the round-off level on its grey band", height: (width) => Math.min(300, Math.max(220, width * 0.7)), draw: () => draw(),
     });
     const profilePanel = new C.Panel(right, {
       label: "the kernel against the squared distance, over the histogram of the data's squared distances",
@@ -82,7 +82,7 @@
     });
     right.append(C.legend([
       { label: "kernel e^(−r/c); the dot at r = c", swatch: "line", color: "#1f77b4" },
-      { label: "the data's squared distances", swatch: "line", color: "#c8c8c8" },
+      { label: "the data's squared distances", swatch: "line", ink: "faint" },
       { label: "median to the nearest neighbour", swatch: "line", color: "#ff7f0e" },
       { label: "median over all pairs", swatch: "line", color: "#d62728" },
     ]));
@@ -109,7 +109,7 @@
       ctx.imageSmoothingEnabled = false; // one square per entry, not a blur
       ctx.drawImage(bitmap, left, top, size, size);
       ctx.font = C.TITLE_FONT;
-      ctx.fillStyle = "#111";
+      ctx.fillStyle = C.ink().strong;
       ctx.textBaseline = "bottom";
       ctx.fillText("Gram matrix K (" + n + " × " + n + ")", left, top - 6);
       // colour bar
@@ -120,7 +120,7 @@
         ctx.fillRect(barLeft, top + p, barWidth, 1.5);
       }
       ctx.font = C.FONT;
-      ctx.fillStyle = "#333";
+      ctx.fillStyle = C.ink().text;
       ctx.textBaseline = "middle";
       ctx.fillText(C.formatNumber(high, 3), barLeft + barWidth + 4, top + 6);
       ctx.fillText(C.formatNumber(low, 3), barLeft + barWidth + 4, top + size - 6);
@@ -132,11 +132,20 @@
       const { eigenvalues } = result;
       let largest = 1;
       for (const v of eigenvalues) largest = Math.max(largest, Math.abs(v));
-      // round-off makes some eigenvalues tiny or slightly negative: floor them for the log axis
-      const floor = 1e-16 * largest;
+      // below the round-off level (kpca_lib.plotting.roundoff_level: n eps max(1, max |eigenvalue|))
+      // an eigenvalue's size and sign are noise: such values are drawn on the floor, in a grey band
+      const floor = n * 2.220446049250313e-16 * largest;
       const axes = new C.Axes(panel, { left: 52, top: 26, width: panel.width - 70, height: panel.cssHeight - 70 },
-        { xlim: [0, n + 1], ylim: [floor, 2 * largest], ylog: true });
+        { xlim: [0, n + 1], ylim: [floor / 1000, 2 * largest], ylog: true });
+      const ctx = panel.ctx;
+      ctx.fillStyle = C.ink().grid;
+      ctx.fillRect(axes.left, axes.y(floor), axes.width, axes.y(floor / 1000) - axes.y(floor));
       axes.decorate({ title: "its eigenvalues, largest first", xlabel: "eigenvalue number j" });
+      ctx.font = C.FONT;
+      ctx.fillStyle = C.ink().text;
+      ctx.textAlign = "left";
+      ctx.textBaseline = "bottom";
+      ctx.fillText("round-off level", axes.left + 6, axes.top + axes.height - 3);
       axes.clip((ctx) => {
         ctx.strokeStyle = "#1f77b4";
         ctx.lineWidth = 1.5;
@@ -169,7 +178,7 @@
         { xlim: [low, high], ylim: [0, 1.05], xlog: true });
       axes.decorate({ title: "the kernel value against r", xlabel: "squared distance r = ‖x − y‖²", yticks: [0, 0.5, 1] });
       axes.clip((ctx) => {
-        ctx.fillStyle = "#c8c8c8";
+        ctx.fillStyle = C.ink().faint;
         for (let i = 0; i < bins; i++) {
           if (!counts[i]) continue;
           const x0 = axes.x(edge(i)), x1 = axes.x(edge(i + 1)), y = axes.y(counts[i] / tallest);
@@ -193,7 +202,7 @@
         // at r = c the kernel has fallen to 1/e: that is what the width means
         C.discs(ctx, [axes.x(c)], [axes.y(Math.exp(-1))], 1, 4, "#1f77b4");
         ctx.font = C.FONT;
-        ctx.fillStyle = "#1f77b4";
+        ctx.fillStyle = C.ink().text;
         ctx.textAlign = "right";
         ctx.textBaseline = "middle";
         ctx.fillText("r = c ", axes.x(c) - 4, axes.y(Math.exp(-1)));
@@ -224,6 +233,7 @@
       settings,
       initial: Object.assign({}, payload.settings),
       update: () => { compute(); draw(); },
+      redraw: draw,
       sync: () => cSlider.sync(),
       state: () => ({
         c: result.c, n, K: Array.from(result.K), eigenvalues: Array.from(result.eigenvalues),

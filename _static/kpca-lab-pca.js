@@ -5,6 +5,8 @@
 (function () {
   "use strict";
 
+  const RESIDUAL = "#e07070"; // a light red: readable on both themes, and fainter than the error curve
+
   function mount(root, payload) {
     const N = window.kpcaNumerics, C = window.kpcaLabCore, el = C.el;
     const X = C.matrix(payload.X), n = X.length / 2;
@@ -58,10 +60,10 @@
       height: (width) => Math.min(width, 480), draw: () => draw(),
     });
     left.append(C.legend([
-      { label: "points xᵢ", swatch: "disc", color: "#7a7a7a" },
+      { label: "points xᵢ", swatch: "disc", ink: "muted" },
       { label: "projections on w", swatch: "disc", color: C.COLORS.axis },
-      { label: "residuals", swatch: "line", color: "#e07070" },
-      { label: "√λₖ wₖ, the principal axes", swatch: "line", color: "#111" },
+      { label: "residuals", swatch: "line", color: RESIDUAL },
+      { label: "√λₖ wₖ, the principal axes", swatch: "line", ink: "strong" },
     ]));
     const numbers = el("div", { class: "kpca-lab-numbers", "aria-live": "polite" });
     right.append(numbers);
@@ -102,7 +104,7 @@
         ctx.textAlign = "center";
         ctx.textBaseline = "middle";
         ctx.lineWidth = 4;
-        ctx.strokeStyle = "#fff";
+        ctx.strokeStyle = C.ink().background; // a halo: the label stays readable over the points
         ctx.strokeText(label, lx, ly);
         ctx.fillText(label, lx, ly);
       }
@@ -122,7 +124,7 @@
         ctx.lineTo(axes.x(mx + reach * wx), axes.y(my + reach * wy));
         ctx.stroke();
         const xs = new Float64Array(n), ys = new Float64Array(n), px = new Float64Array(n), py = new Float64Array(n);
-        ctx.strokeStyle = "#e07070";
+        ctx.strokeStyle = RESIDUAL;
         ctx.lineWidth = 1;
         ctx.beginPath();
         for (let i = 0; i < n; i++) {
@@ -132,12 +134,12 @@
           ctx.moveTo(xs[i], ys[i]); ctx.lineTo(px[i], py[i]);
         }
         ctx.stroke();
-        C.discs(ctx, xs, ys, n, 2.6, "#7a7a7a");
+        C.discs(ctx, xs, ys, n, 2.6, C.ink().muted);
         C.discs(ctx, px, py, n, 2.2, C.COLORS.axis);
         for (let k = 0; k < 2; k++) {
           const length = Math.sqrt(Math.max(pca.eigenvalues[k], 0));
           arrow(ctx, axes, mx, my, mx + length * pca.components[2 * k], my + length * pca.components[2 * k + 1],
-            "#111", 2.5, k ? "√λ₂ w₂" : "√λ₁ w₁");
+            C.ink().strong, 2.5, k ? "√λ₂ w₂" : "√λ₁ w₁");
         }
         arrow(ctx, axes, mx, my, mx + wx, my + wy, C.COLORS.axis, 3.5, "w", 1);
       });
@@ -161,20 +163,20 @@
           ctx.stroke();
         };
         ctx.setLineDash([5, 4]);
-        ctx.strokeStyle = "#333";
+        ctx.strokeStyle = C.ink().text;
         ctx.lineWidth = 1.2;
         ctx.beginPath(); ctx.moveTo(axes.left, axes.y(trace)); ctx.lineTo(axes.left + axes.width, axes.y(trace)); ctx.stroke();
         ctx.setLineDash([]);
         curve(captured, C.COLORS.axis);
         curve((a) => trace - captured(a), "#d62728");
         const x = axes.x(m.angle);
-        ctx.strokeStyle = "#888";
+        ctx.strokeStyle = C.ink().frame;
         ctx.lineWidth = 1;
         ctx.beginPath(); ctx.moveTo(x, axes.top); ctx.lineTo(x, axes.top + axes.height); ctx.stroke();
         C.discs(ctx, [x], [axes.y(m.variance)], 1, 5, C.COLORS.axis);
         C.discs(ctx, [x], [axes.y(m.error)], 1, 5, "#d62728");
         ctx.font = C.FONT;
-        ctx.fillStyle = "#333";
+        ctx.fillStyle = C.ink().text;
         ctx.textAlign = "right";
         ctx.textBaseline = "bottom";
         ctx.fillText("tr(C)", axes.left + axes.width - 4, axes.y(trace) - 2);
@@ -216,6 +218,20 @@
       angleSlider.set(settings.angle);
       lab.move("drag");
     }
+    // from the keyboard: the plane is a tab stop, and the arrow keys turn w (Shift: by 5°)
+    plane.canvas.tabIndex = 0;
+    plane.canvas.setAttribute("role", "application");
+    plane.canvas.setAttribute("aria-roledescription", "plane");
+    plane.canvas.setAttribute("aria-label", plane.canvas.getAttribute("aria-label") +
+      "; with the keyboard, the arrow keys turn w");
+    plane.canvas.addEventListener("keydown", (event) => {
+      const turn = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1 }[event.key];
+      if (!turn) return;
+      event.preventDefault(); // no page scroll
+      settings.angle = (settings.angle + turn * (event.shiftKey ? 5 : 0.5) + 180) % 180;
+      angleSlider.set(settings.angle);
+      lab.move("key");
+    });
     // on a touch screen a tap or a sideways drag turns w; an upward swipe still scrolls the page
     plane.canvas.style.touchAction = "pan-y";
     plane.canvas.addEventListener("pointerdown", (event) => {
@@ -230,6 +246,7 @@
       settings,
       initial: Object.assign({}, payload.settings),
       update: draw,
+      redraw: draw,
       sync: () => angleSlider.set(settings.angle),
       state: () => ({
         angle: last.angle, w: last.w, variance: last.variance, error: last.error, trace,

@@ -9,6 +9,14 @@
  * _static/ in an order of its own, so nothing runs before the document is
  * parsed, when all of them are there. Every mounted lab is pushed to
  * window.kpcaLabs (the browser test reads its state there).
+ *
+ * Themes: a lab draws its non-data colours with kpcaLabCore.ink() (the CSS of
+ * the box and controls is in kpca-labs.css). When the reader switches the
+ * book between light and dark, the core redraws every mounted lab once, at
+ * the next animation frame: it calls lab.redraw() if the object the mount
+ * function returned has one, and otherwise the draw() of every
+ * kpcaLabCore.Panel inside the lab's root. A lab that caches a drawing
+ * (a bitmap of points that do not move) keys the cache by isDark() too.
  */
 (function () {
   "use strict";
@@ -99,12 +107,22 @@
     return el("button", { type: "button", class: "kpca-lab-button", onclick: onClick }, label);
   }
 
-  /** An HTML legend: items {label, swatch: "disc"|"cross"|"line"|"ring", color}. */
+  const themedSwatches = []; // repainted by redrawAll()
+
+  /**
+   * An HTML legend: items {label, swatch: "disc"|"cross"|"line"|"ring", color}, or
+   * {..., ink: "muted"} for a colour of ink() (a CSS variable of kpca-labs.css that
+   * follows the theme), or color: () => colour for a data colour that depends on the
+   * theme (set again when the theme changes).
+   */
   function legend(items) {
     const list = el("ul", { class: "kpca-lab-legend" });
     for (const item of items) {
       const swatch = el("span", { class: "kpca-lab-swatch kpca-lab-swatch-" + item.swatch, "aria-hidden": "true" });
-      swatch.style.setProperty("--swatch", item.color);
+      const paint = () => swatch.style.setProperty("--swatch",
+        item.ink ? "var(--kpca-lab-" + item.ink + ")" : typeof item.color === "function" ? item.color() : item.color);
+      paint();
+      if (typeof item.color === "function") themedSwatches.push(paint);
       if (item.swatch === "cross") swatch.textContent = "×";
       list.append(el("li", {}, swatch, " " + item.label));
     }
@@ -145,8 +163,9 @@
    * The moves and test hooks of a lab that computes a setting at once, with
    * no work left for later (the Gram-spectrum and PCA labs). opts: settings
    * (the object the controls change), initial (the chapter's setting),
-   * update() computes and draws the settings, sync() puts them in the
-   * controls, state() returns what the page computed.
+   * update() computes and draws the settings, redraw() draws them again
+   * (a theme switch), sync() puts them in the controls, state() returns
+   * what the page computed.
    */
   function instantLab(opts) {
     const timings = [], timer = new MoveTimer(timings);
@@ -165,6 +184,7 @@
     return {
       timings, move, set,
       reset: () => set(opts.initial, "reset"),
+      redraw: opts.redraw,
       whenIdle: () => Promise.resolve(),
       get state() { return opts.state(); },
     };
@@ -187,10 +207,33 @@
     }
   }
 
+  /** Redraw every mounted lab in the current theme (see the header). */
+  function redrawAll() {
+    for (const paint of themedSwatches) paint();
+    for (const lab of window.kpcaLabs) {
+      if (typeof lab.redraw === "function") lab.redraw();
+      else for (const panel of window.kpcaLabCore.panelsIn(lab.element)) panel.draw(panel);
+    }
+  }
+
+  let themeRedrawPending = false;
+  function watchTheme() {
+    window.kpcaLabCore.onThemeChange(() => {
+      if (themeRedrawPending) return;
+      themeRedrawPending = true;
+      requestAnimationFrame(() => { themeRedrawPending = false; redrawAll(); });
+    });
+  }
+
   // the drawing helpers (kpca-labs-plot.js) join the same object
   Object.assign((window.kpcaLabCore = window.kpcaLabCore || {}), {
     el, slider, widthSlider, checkbox, button, legend, readPayload, matrix, MoveTimer, instantLab, mountAll,
+    redrawAll,
   });
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountAll);
-  else mountAll();
+  function start() {
+    mountAll();
+    if (window.kpcaLabCore.onThemeChange) watchTheme(); // kpca-labs-plot.js's, linked by then
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
 })();

@@ -45,8 +45,11 @@
    * ratio so that it stays sharp on high-DPI screens. height(width) gives
    * its CSS height. draw(panel) is called after every resize.
    */
+  const panels = []; // every Panel of the page, for panelsIn()
+
   class Panel {
     constructor(parent, opts) {
+      panels.push(this);
       this.height = opts.height;
       this.draw = opts.draw || (() => {});
       this.canvas = document.createElement("canvas");
@@ -96,6 +99,11 @@
       const box = this.canvas.getBoundingClientRect();
       return [event.clientX - box.left, event.clientY - box.top];
     }
+  }
+
+  /** The Panels whose canvas is inside the element (a lab's root). */
+  function panelsIn(element) {
+    return panels.filter((panel) => element.contains(panel.canvas));
   }
 
   // --------------------------------------------------------------- axes
@@ -237,10 +245,25 @@
   }
 
   // ------------------------------------------------------------ drawing
+  /** A data colour with a lighter twin for the dark theme (tab10's dark hues fade on a dark page). */
+  function themed(light, dark) {
+    return isDark() ? dark : light;
+  }
+
+  // Data colours. The greys and black of the light theme (training points, noisy
+  // points, centres, clicks, residuals) are the theme's inks, read at each drawing.
   const COLORS = {
-    train: "#c9c9c9", noisy: "#7a7a7a", centre: "#000", linear: "#1f77b4", kernel: "#d62728",
-    click: "#111", axis: "#1f77b4", second: "#ff7f0e", residual: "#9a9a9a",
-    trajectories: ["#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#17becf", "#e377c2", "#bcbd22"],
+    get train() { return ink().faint; },
+    get noisy() { return ink().muted; },
+    get centre() { return ink().strong; },
+    get click() { return ink().strong; },
+    get residual() { return ink().muted; },
+    linear: "#1f77b4", kernel: "#d62728", axis: "#1f77b4", second: "#ff7f0e",
+    get trajectories() {
+      return isDark()
+        ? ["#ff7f0e", "#2ca02c", "#b294d4", "#c49c94", "#17becf", "#f7b6d2", "#dbdb8d"]
+        : ["#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#17becf", "#e377c2", "#bcbd22"];
+    },
   };
 
   /** Filled discs of radius r at the points (xs[i], ys[i]) given in CSS pixels. */
@@ -265,6 +288,6 @@
 
   Object.assign((window.kpcaLabCore = window.kpcaLabCore || {}), {
     formatNumber, Panel, Axes, niceTicks, COLORS, FONT, TITLE_FONT, discs, cross, ink, isDark,
-    onThemeChange,
+    onThemeChange, themed, panelsIn,
   });
 })();
