@@ -1,6 +1,6 @@
 """Sphinx extension of this book: pages that load without errors, math everywhere.
 
-Three small fixes of the HTML that Jupyter Book 1.x (Sphinx 7.4,
+Four small fixes of the HTML that Jupyter Book 1.x (Sphinx 7.4,
 pydata-sphinx-theme) writes, found by ``tests/test_book_in_browser.py``:
 
 - Sphinx 7.4 registers an inline script that an extension adds after the
@@ -13,6 +13,10 @@ pydata-sphinx-theme) writes, found by ``tests/test_book_in_browser.py``:
   navigation: without MathJax they show as raw TeX. MathJax goes on every page.
 - With no ``default_mode``, the theme's script logs "Got invalid theme
   mode" on a reader's first visit and falls back to "auto"; we say "auto".
+- myst-nb copies a notebook's saved ipywidgets state (its metadata
+  "widgets", 100-150 kB per chapter) into the page, for widget scripts the
+  book does not load (``nb_ipywidgets_js: {}``): the live widgets need
+  Python, and the HTML shows the labs instead. We leave the state out.
 
 And one of reading order: the pages after the last appendix (the library's
 reference, the instructor guide) are not the next chapter of a student's
@@ -43,6 +47,17 @@ def drop_duplicate_scripts(app, pagename, templatename, context, doctree):
     scripts[:] = unique
 
 
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+
+
+def drop_widget_state(app, pagename, templatename, context, doctree):
+    """Leave out the ipywidgets state that myst-nb embeds as an inline script."""
+    scripts = context.get("script_files")
+    if isinstance(scripts, list):
+        scripts[:] = [script for script in scripts
+                      if getattr(script, "attributes", {}).get("type") != WIDGET_STATE]
+
+
 def _page_of(link):
     """The page name a relative link of the navigation points to ('../api.html' -> 'api')."""
     return link.rsplit("/", 1)[-1].split("#", 1)[0].removesuffix(".html")
@@ -67,5 +82,6 @@ def setup(app):
     app.set_html_assets_policy("always")
     app.connect("config-inited", default_colour_mode)
     app.connect("html-page-context", drop_duplicate_scripts)
+    app.connect("html-page-context", drop_widget_state)
     app.connect("html-page-context", keep_reading_order)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

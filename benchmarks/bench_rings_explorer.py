@@ -1,7 +1,7 @@
 """Time of the rings explorer's computing (kpca_lib.explorers.rings_components) per BLAS thread count.
 
-The chapter-4 explorer computes 35 settings (7 widths c, components q = 1..5),
-each a kernel PCA of 300 points, 300 held-out projections, a 40 x 40 map and a
+A sweep of chapter 4's live explorer over 35 settings (7 widths c, components
+q = 1..5), each a kernel PCA of 300 points, 300 held-out projections, a 40 x 40 map and a
 logistic regression. ``rings_components`` runs them under one BLAS thread. The
 baseline, measured in the same run, is the same computation with the BLAS
 threads that the process would use by default. Each is the best of three

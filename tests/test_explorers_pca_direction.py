@@ -1,4 +1,4 @@
-"""Tests of kpca_lib.explorers.pca_direction, chapter 1's explorer: its computing, drawing and frames."""
+"""Tests of kpca_lib.explorers.pca_direction, chapter 1's explorer: its computing, drawing and live widget."""
 
 import matplotlib
 
@@ -20,7 +20,6 @@ from kpca_lib.explorers import (
     pca_direction,
     pca_direction_explorer,
 )
-from test_explorers_frames import check_frames
 
 clouds = arrays(
     np.float64,
@@ -152,25 +151,25 @@ def test_drawing_shows_the_computed_projections_residuals_and_curves(cloud):
     plt.close(fig)
 
 
-def test_frames_map_to_their_angles(cloud):
+def test_figures_map_to_their_angles(cloud):
     angle_values = [0.0, 60.0, 120.0]
-    explorer = pca_direction_explorer(cloud, angle=60.0, angle_values=angle_values, dpi=20)
-    static = explorer.static()
-    check_frames(explorer, static)
-    for setting, angle in enumerate(angle_values):
+    explorer = pca_direction_explorer(cloud, angle=60.0, angle_values=angle_values)
+    for angle in angle_values:
+        fig, caption = explorer.figure(angle=angle)
         result = pca_direction(cloud, angle)
-        assert static.captions_[setting].startswith(f"angle {angle:g}°: variance captured {result.variance:.3f}")
-    # the default grid: every 10 degrees, 18 frames, starting at the given angle
+        assert caption.startswith(f"angle {angle:g}°: variance captured {result.variance:.3f}")
+        plt.close(fig)
+    # the default grid: every 10 degrees, 18 values, starting at the given angle
     default = pca_direction_explorer(cloud, angle=30.0)
     assert default.sliders[0].values == tuple(float(a) for a in range(0, 180, 10))
     assert default.sliders[0].initial_value == 30.0
 
 
 def test_live_widget_redraws_with_the_slider(cloud):
-    widget = pca_direction_explorer(cloud, angle=30.0, angle_values=[0.0, 30.0], dpi=20).live()
+    widget = pca_direction_explorer(cloud, angle=30.0, angle_values=[0.0, 30.0]).live()
     title, slider, output, caption = widget.children
     assert slider.value == 30.0 and "angle 30°" in caption.value
-    slider.value = 75.5  # the live slider is finer than the precomputed grid
+    slider.value = 75.5  # the live slider is finer than the listed values
     expected = pca_direction(cloud, 75.5)
     assert f"variance captured {expected.variance:.3f}" in caption.value
     plt.close("all")

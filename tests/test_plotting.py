@@ -34,7 +34,7 @@ def test_gram_matrix_has_one_colorbar_from_zero_to_one(two_axes):
 
 
 def test_redrawing_after_clear_keeps_one_colorbar(two_axes):
-    # the static explorer clears the axes and draws the next frame on them
+    # the live widget clears the axes and draws the next setting on them
     for c in (0.1, 1.0, 10.0):
         for ax in two_axes:
             ax.clear()

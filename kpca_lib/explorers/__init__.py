@@ -1,9 +1,10 @@
-"""The book's explorers: sliders live in a notebook, precomputed in the HTML book.
+"""The book's explorers: live sliders in a notebook, labs in the HTML book.
 
 One module per chapter's explorer holds its pure computation (parameters ->
 arrays and numbers, which the tests call directly) and its drawing function;
-:class:`Explorer` makes both the live ipywidget and the precomputed HTML
-explorer (:class:`StaticExplorer`) from that one drawing function.
+:class:`Explorer` makes the live ipywidget from that one drawing function,
+which also draws the chapter's figure. The HTML book shows each explorer as
+a lab computed in the reader's browser (``labs``), with no Python running.
 
 ========================  ==========================================================
 module                    explorer
@@ -14,8 +15,8 @@ module                    explorer
 ``denoising``             chapter 5: de-noising the toy data against sigma, c, q, t
 ``topics``                appendix A: sparse PCA of planted topics against alpha, q
 ``robust``                appendix B: robust PCA against lambda, the rank, the corruption
-``static``                the precomputed-explorer framework (no kernel needed)
-``explorer``              one drawing function -> live widget and static explorer
+``sliders``               a live explorer's sliders and their ranges
+``explorer``              one drawing function -> the figure and the live widget
 ``labs``                  labs computed in the reader's browser, one function each
 ``browser``               the HTML that carries a lab's data to the page
 ========================  ==========================================================
@@ -41,14 +42,13 @@ from .pca_direction import (
 from .rings import draw_rings, held_out_accuracy, rings_components, rings_explorer
 from .robust import (SUPPORT_LABELS, VERDICTS, draw_robust_pca, pcp_phase_diagram, pcp_verdict,
                      robust_pca_explorer, robust_pca_trial)
-from .static import LiveRange, Slider, StaticExplorer
+from .sliders import LiveRange, Slider
 from .topics import draw_topics, sparse_pca_topics, topics_explorer
 
 __all__ = [
     "Explorer",
     "LiveRange",
     "Slider",
-    "StaticExplorer",
     "pca_direction",
     "captured_variance",
     "draw_pca_plane",

@@ -2,15 +2,15 @@
 
 :func:`draw_denoising` draws one state (the plane with the pre-images and the
 trajectories from the noisy starts, the objective rho(z_t) and the step sizes
-along them); :func:`denoising_explorer` makes the live and the precomputed
-explorer from it. The computing is :class:`~.denoising.ToyDenoiser`.
+along them); :func:`denoising_explorer` makes the live widget from it (the
+HTML book shows the lab of :func:`~.labs.denoising_lab`). The computing is :class:`~.denoising.ToyDenoiser`.
 """
 
 import numpy as np
 
 from .denoising import SIGMAS, ToyDenoiser
 from .explorer import Explorer
-from .static import LiveRange, Slider
+from .sliders import LiveRange, Slider
 
 __all__ = ["draw_denoising", "denoising_caption", "denoising_explorer", "WIDTH_CHOICES"]
 
@@ -109,9 +109,8 @@ def denoising_explorer(
     component_values=(1, 2, 4, 8, 10, 12),
     iteration_values=(0, 1, 2, 5, 10, 30),
     width="slider",
-    dpi=60,
 ):
-    """The de-noising explorer of chapter 5: live or precomputed, from :func:`draw_denoising`.
+    """The de-noising explorer of chapter 5, live, from :func:`draw_denoising`.
 
     Parameters
     ----------
@@ -121,15 +120,13 @@ def denoising_explorer(
     sigma, c, n_components, max_iter : default=0.1, 0.04, 10, 30
         The initial setting; each one of its slider's values.
     c_values, component_values, iteration_values : sequence
-        The grids of the precomputed explorer (sigma steps over
+        The sliders' listed values (sigma steps over
         :data:`SIGMAS`). The live sliders move over finer ranges: c on a log
         scale from 0.001 to 10, q over every integer, the iterations over
         every integer from 0 to 50.
     width : {"slider", "2 d σ²"}, default="slider"
         The initial state of the width toggle: c from its slider, or the
         rule c = 2 d sigma^2 of Mika et al. (which overrides the c slider).
-    dpi : int, default=60
-        Resolution at which the precomputed frames are shown.
 
     Returns
     -------
@@ -157,5 +154,4 @@ def denoising_explorer(
             c = 2 * denoiser.n_features * sigma**2
         return draw_denoising(axes, denoiser.compute(sigma, c, n_components, max_iter))
 
-    return Explorer(draw, sliders, name="denoising", subplots=(1, 3), figsize=(13, 4.6), dpi=dpi,
-                    pixel_ratio=1)
+    return Explorer(draw, sliders, name="denoising", subplots=(1, 3), figsize=(13, 4.6))

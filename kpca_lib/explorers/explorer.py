@@ -1,10 +1,11 @@
-"""One drawing function, two explorers: live in a notebook, precomputed in the HTML book.
+"""One drawing function, for the chapter's figure and the live widget.
 
 An :class:`Explorer` is a drawing function of the slider values and the
-sliders. :meth:`Explorer.live` wires it to ipywidgets (instructors move the
-sliders in class, with a running kernel); :meth:`Explorer.static` draws it
-over the sliders' grid for the HTML book (:class:`StaticExplorer`). Both
-call the same function, so both show the same picture and the same numbers.
+sliders. :meth:`Explorer.figure` draws one setting (a chapter's figure);
+:meth:`Explorer.live` wires the same function to ipywidgets (instructors
+move the sliders in class, with a running kernel), so both show the same
+picture and the same numbers. The HTML book shows each explorer as a lab
+computed in the reader's browser instead (:mod:`kpca_lib.explorers.labs`).
 """
 
 import html
@@ -13,13 +14,13 @@ import ipywidgets as widgets
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .static import Slider, StaticExplorer
+from .sliders import Slider
 
 __all__ = ["Explorer"]
 
 
 class Explorer:
-    """A drawing function of slider values, shown live or precomputed.
+    """A drawing function of slider values, drawn once or live.
 
     Parameters
     ----------
@@ -34,13 +35,6 @@ class Explorer:
         Rows and columns of axes.
     figsize : tuple of float, default=(8, 3.5)
         Figure size in inches.
-    dpi : int, default=80
-        Resolution at which the precomputed frames are shown.
-    pixel_ratio : int, default=2
-        The precomputed frames are drawn at ``dpi * pixel_ratio``, sharp on
-        high-DPI screens.
-    colors : int, default=64
-        Palette size of the precomputed frames.
 
     Examples
     --------
@@ -48,33 +42,27 @@ class Explorer:
     >>> def draw(ax, slope):
     ...     ax.plot([0, 1], [0, slope])
     ...     return f"slope {slope}"
-    >>> explorer = Explorer(draw, [Slider("slope", [1, 2])], name="line", figsize=(2, 1), dpi=20)
-    >>> explorer.static().captions_
-    ['slope 1', 'slope 2']
+    >>> explorer = Explorer(draw, [Slider("slope", [1, 2])], name="line", figsize=(2, 1))
+    >>> fig, caption = explorer.figure(slope=2)
+    >>> caption
+    'slope 2'
+    >>> plt.close(fig)
     """
 
-    def __init__(self, draw, sliders, name, subplots=(1, 1), figsize=(8, 3.5), dpi=80,
-                 pixel_ratio=2, colors=64):
+    def __init__(self, draw, sliders, name, subplots=(1, 1), figsize=(8, 3.5)):
+        if not callable(draw):
+            raise TypeError(f"draw must be callable, got {draw!r}.")
         self.draw = draw
         self.sliders = tuple(sliders)
+        for slider in self.sliders:
+            if not isinstance(slider, Slider):
+                raise TypeError(f"sliders must be Slider objects, got {slider!r}.")
+        names = [slider.name for slider in self.sliders]
+        if len(set(names)) != len(names):
+            raise ValueError(f"slider names must be distinct, got {names}.")
         self.name = name
         self.subplots = subplots
         self.figsize = figsize
-        self.dpi = dpi
-        self.pixel_ratio = pixel_ratio
-        self.colors = colors
-
-    def static(self):
-        """The precomputed explorer for the HTML book, rendered.
-
-        Returns
-        -------
-        StaticExplorer
-        """
-        return StaticExplorer(
-            self.draw, self.sliders, name=self.name, subplots=self.subplots,
-            figsize=self.figsize, dpi=self.dpi, pixel_ratio=self.pixel_ratio, colors=self.colors,
-        ).render()
 
     def figure(self, **values):
         """Draw one setting on a new figure (for a grid of settings, or a test).
@@ -102,7 +90,7 @@ class Explorer:
     def live(self):
         """The live widget: one ipywidgets slider per slider, redrawing on change.
 
-        Needs a running kernel to answer; the HTML book shows :meth:`static`.
+        Needs a running kernel to answer; the HTML book shows the explorer's lab.
 
         Returns
         -------

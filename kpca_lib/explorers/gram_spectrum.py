@@ -9,7 +9,7 @@ from .._validation import check_real
 from ..kernels import Gaussian
 from ..plotting import plot_gram_spectrum, plot_kernel_profile
 from .explorer import Explorer
-from .static import LiveRange, Slider
+from .sliders import LiveRange, Slider
 
 __all__ = ["gram_spectrum", "squared_distance_scales", "draw_gram_spectrum", "gram_spectrum_explorer"]
 
@@ -117,8 +117,8 @@ def draw_gram_spectrum(axes, X, c, scales=None):
     )
 
 
-def gram_spectrum_explorer(X, c=0.1, c_values=None, dpi=80):
-    """The width explorer of chapter 3: live (:meth:`~Explorer.live`) or precomputed (:meth:`~Explorer.static`).
+def gram_spectrum_explorer(X, c=0.1, c_values=None):
+    """The width explorer of chapter 3: live (:meth:`~Explorer.live`) or as a figure (:meth:`~Explorer.figure`).
 
     Parameters
     ----------
@@ -127,11 +127,9 @@ def gram_spectrum_explorer(X, c=0.1, c_values=None, dpi=80):
     c : float, default=0.1
         Initial width, one of ``c_values``.
     c_values : sequence of float, optional
-        Widths of the precomputed explorer. Default: 21 widths from 0.001
-        to 100, four per decade, rounded to three digits. The live slider
-        moves continuously over the same range.
-    dpi : int, default=80
-        Resolution at which the precomputed frames are shown.
+        The slider's listed widths. Default: 21 widths from 0.001 to 100,
+        four per decade, rounded to three digits. The live slider moves
+        continuously over the same range.
 
     Returns
     -------
@@ -140,9 +138,12 @@ def gram_spectrum_explorer(X, c=0.1, c_values=None, dpi=80):
     Examples
     --------
     >>> import numpy as np
-    >>> explorer = gram_spectrum_explorer(np.eye(3), c_values=[0.1, 1.0], c=1.0, dpi=20)
-    >>> explorer.static().captions_[1]
+    >>> explorer = gram_spectrum_explorer(np.eye(3), c_values=[0.1, 1.0], c=1.0)
+    >>> fig, caption = explorer.figure(c=1.0)
+    >>> caption
     'c = 1 = 0.5 x median squared distance: largest eigenvalue 1.271, eigenvalues above 0.01: 3 of 3'
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close(fig)
     """
     X = check_array(X, dtype=np.float64, input_name="X")
     if c_values is None:
@@ -158,4 +159,4 @@ def gram_spectrum_explorer(X, c=0.1, c_values=None, dpi=80):
     def draw(axes, c):
         return draw_gram_spectrum(axes, X, c, scales)
 
-    return Explorer(draw, [slider], name="gram-spectrum", subplots=(1, 3), figsize=(9, 3.3), dpi=dpi)
+    return Explorer(draw, [slider], name="gram-spectrum", subplots=(1, 3), figsize=(9, 3.3))

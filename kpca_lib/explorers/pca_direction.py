@@ -15,7 +15,7 @@ from sklearn.utils.extmath import svd_flip
 
 from .._validation import check_real
 from .explorer import Explorer
-from .static import LiveRange, Slider
+from .sliders import LiveRange, Slider
 
 __all__ = ["pca_direction", "captured_variance", "draw_pca_plane", "draw_pca_direction",
            "pca_direction_explorer"]
@@ -207,7 +207,7 @@ def draw_pca_direction(axes, X, angle, limits=None):
     angle : float
         Angle of w in degrees.
     limits : tuple of two pairs, optional
-        The plane's limits (fixed, so that frames of an explorer compare).
+        The plane's limits (fixed, so that the live widget's pictures compare as w turns).
 
     Returns
     -------
@@ -239,8 +239,8 @@ def draw_pca_direction(axes, X, angle, limits=None):
             f"{result.error:.3f}, sum {result.variance + result.error:.3f} = tr(C)")
 
 
-def pca_direction_explorer(X, angle=30.0, angle_values=None, dpi=80):
-    """The explorer of chapter 1: turn w, live (:meth:`~Explorer.live`) or precomputed (:meth:`~Explorer.static`).
+def pca_direction_explorer(X, angle=30.0, angle_values=None):
+    """The explorer of chapter 1: turn w, live (:meth:`~Explorer.live`) or as a figure (:meth:`~Explorer.figure`).
 
     Parameters
     ----------
@@ -249,10 +249,8 @@ def pca_direction_explorer(X, angle=30.0, angle_values=None, dpi=80):
     angle : float, default=30.0
         Initial angle of w in degrees, one of ``angle_values``.
     angle_values : sequence of float, optional
-        Angles of the precomputed explorer. Default: 0 to 170 degrees in
-        steps of 10. The live slider moves over [0, 180) in steps of 0.5.
-    dpi : int, default=80
-        Resolution at which the precomputed frames are shown.
+        The slider's listed angles. Default: 0 to 170 degrees in steps of
+        10. The live slider moves over [0, 180) in steps of 0.5.
 
     Returns
     -------
@@ -261,9 +259,12 @@ def pca_direction_explorer(X, angle=30.0, angle_values=None, dpi=80):
     Examples
     --------
     >>> X = np.array([[-1.0, 0.0], [1.0, 0.0], [0.0, 0.5], [0.0, -0.5]])
-    >>> explorer = pca_direction_explorer(X, angle=0.0, angle_values=[0.0, 90.0], dpi=20)
-    >>> explorer.static().captions_[1]
+    >>> explorer = pca_direction_explorer(X, angle=0.0, angle_values=[0.0, 90.0])
+    >>> fig, caption = explorer.figure(angle=90.0)
+    >>> caption
     'angle 90°: variance captured 0.125, reconstruction error 0.500, sum 0.625 = tr(C)'
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close(fig)
     """
     X = _check_cloud(X)
     if angle_values is None:
@@ -280,4 +281,4 @@ def pca_direction_explorer(X, angle=30.0, angle_values=None, dpi=80):
     def draw(axes, angle):
         return draw_pca_direction(axes, X, angle, limits=limits)
 
-    return Explorer(draw, [slider], name="pca-direction", subplots=(1, 2), figsize=(9.5, 4.2), dpi=dpi)
+    return Explorer(draw, [slider], name="pca-direction", subplots=(1, 2), figsize=(9.5, 4.2))

@@ -22,7 +22,7 @@ from .._validation import check_int, check_real
 from ..kernel_pca import KernelPCA
 from ..kernels import Gaussian
 from .explorer import Explorer
-from .static import LiveRange, Slider
+from .sliders import LiveRange, Slider
 
 __all__ = ["held_out_accuracy", "rings_components", "draw_rings", "rings_explorer"]
 
@@ -216,8 +216,8 @@ def _caption_numbers(q, explained, accuracy):
             f"held-out accuracy on them {accuracy:.2f}")
 
 
-def rings_explorer(c=10.0, n_components=3, c_values=None, max_components=5, dpi=80):
-    """The rings explorer of chapter 4: live or precomputed, from :func:`draw_rings`.
+def rings_explorer(c=10.0, n_components=3, c_values=None, max_components=5):
+    """The rings explorer of chapter 4, live, from :func:`draw_rings`.
 
     Parameters
     ----------
@@ -226,13 +226,10 @@ def rings_explorer(c=10.0, n_components=3, c_values=None, max_components=5, dpi=
     n_components : int, default=3
         Initial component q.
     c_values : sequence of float, optional
-        Widths of the precomputed explorer. Default: 0.1, 0.3, 1, 3, 10, 30
+        The slider's listed widths. Default: 0.1, 0.3, 1, 3, 10, 30
         and 100 (two per decade). The live slider moves continuously.
     max_components : int, default=5
         The largest q of the slider.
-    dpi : int, default=80
-        Resolution at which the precomputed frames are shown (they are
-        drawn at twice that).
 
     Returns
     -------
@@ -247,4 +244,4 @@ def rings_explorer(c=10.0, n_components=3, c_values=None, max_components=5, dpi=
         Slider("n_components", range(1, max_components + 1), initial=n_components,
                label="component q", live=LiveRange(1, max_components, integer=True)),
     ]
-    return Explorer(draw_rings, sliders, name="rings", subplots=(1, 2), figsize=(9, 4), dpi=dpi)
+    return Explorer(draw_rings, sliders, name="rings", subplots=(1, 2), figsize=(9, 4))

@@ -18,7 +18,7 @@ from .._validation import check_int, check_real
 from ..datasets import low_rank_plus_sparse
 from ..robust_pca import robust_pca
 from .explorer import Explorer
-from .static import LiveRange, Slider
+from .sliders import LiveRange, Slider
 
 __all__ = ["SUPPORT_LABELS", "VERDICTS", "robust_pca_trial", "pcp_verdict", "pcp_phase_diagram",
            "draw_robust_pca", "robust_pca_explorer"]
@@ -236,8 +236,8 @@ def draw_robust_pca(axes, lam_factor, rank, corruption, n_shown=30, n_entries=40
             f"{out.n_corrupted}, false alarms {out.false_alarms}")
 
 
-def robust_pca_explorer(lam_factor=1.0, rank=5, corruption=0.05, dpi=72):
-    """The robust PCA explorer of Appendix B: live or precomputed, from :func:`draw_robust_pca`.
+def robust_pca_explorer(lam_factor=1.0, rank=5, corruption=0.05):
+    """The robust PCA explorer of Appendix B, live, from :func:`draw_robust_pca`.
 
     Parameters
     ----------
@@ -248,8 +248,6 @@ def robust_pca_explorer(lam_factor=1.0, rank=5, corruption=0.05, dpi=72):
         Initial rank of ``L0``; one of 2, 5, 10.
     corruption : float, default=0.05
         Initial fraction of corrupted entries; one of 0.05, 0.1, 0.2.
-    dpi : int, default=72
-        Resolution at which the precomputed frames are shown.
 
     Returns
     -------
@@ -264,4 +262,4 @@ def robust_pca_explorer(lam_factor=1.0, rank=5, corruption=0.05, dpi=72):
                label="corrupted fraction", format="{:g}", live=LiveRange(0.0, 0.5, step=0.01)),
     ]
     return Explorer(draw_robust_pca, sliders, name="robust-pca", subplots=(1, 3),
-                    figsize=(9.6, 3.4), dpi=dpi)
+                    figsize=(9.6, 3.4))

@@ -6,7 +6,7 @@ from .._validation import check_int
 from ..datasets import TOPIC_WORDS, planted_topics
 from ..sparse_pca import SparsePCA
 from .explorer import Explorer
-from .static import LiveRange, Slider
+from .sliders import LiveRange, Slider
 
 __all__ = ["sparse_pca_topics", "draw_topics", "topics_explorer"]
 
@@ -105,21 +105,19 @@ def draw_topics(ax, alpha, n_components, colorbar=True):
     return f"words per component: {out['n_nonzero']}"
 
 
-def topics_explorer(alpha=3.0, n_components=4, max_components=6, dpi=72):
-    """The sparse PCA explorer of Appendix A: live or precomputed, from :func:`draw_topics`.
+def topics_explorer(alpha=3.0, n_components=4, max_components=6):
+    """The sparse PCA explorer of Appendix A, live, from :func:`draw_topics`.
 
     Parameters
     ----------
     alpha : float, default=3.0
-        Initial l1 weight, one of 0, 0.5, 1, 2, 3, 4, 5, 6 (the precomputed
-        grid; the live slider moves by 0.5 up to 10, where every loading is
+        Initial l1 weight, one of 0, 0.5, 1, 2, 3, 4, 5, 6 (the slider's
+        listed values; the live slider moves by 0.5 up to 10, where every loading is
         zero).
     n_components : int, default=4
         Initial number of components q.
     max_components : int, default=6
         The largest q of the slider.
-    dpi : int, default=72
-        Resolution at which the precomputed frames are shown.
 
     Returns
     -------
@@ -132,4 +130,4 @@ def topics_explorer(alpha=3.0, n_components=4, max_components=6, dpi=72):
         Slider("n_components", range(1, max_components + 1), initial=n_components,
                label="components q", live=LiveRange(1, max_components, integer=True)),
     ]
-    return Explorer(draw_topics, sliders, name="sparse-pca-topics", figsize=(9.5, 2.8), dpi=dpi)
+    return Explorer(draw_topics, sliders, name="sparse-pca-topics", figsize=(9.5, 2.8))

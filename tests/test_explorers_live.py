@@ -1,14 +1,10 @@
-"""The chapters' explorers, tested where their pictures are made.
+"""The chapters' live explorers: their sliders, drawing functions and ipywidgets.
 
-nbval compares the explorers' HTML with the embedded frames replaced by a
-placeholder (tests/nbval_sanitize.cfg): the pixels move with the round-off
-of the machine. So the frames are tested here: how many there are, their
-size, that they differ, and that every setting of the sliders maps to the
-frame and caption of that setting. The drawing functions themselves are
-tested against the computations they draw.
+The HTML book shows each explorer as a lab computed in the browser
+(tests/test_labs_in_browser.py); in a notebook, :class:`Explorer` wires the
+chapter's drawing function to ipywidgets. The drawing functions are tested
+against the computations they draw, the live widget against its sliders.
 """
-
-import io
 
 import matplotlib
 
@@ -19,7 +15,6 @@ import numpy as np
 import pytest
 from matplotlib.collections import PathCollection
 from matplotlib.contour import ContourSet
-from PIL import Image
 
 from kpca_lib.explorers import (
     Explorer,
@@ -33,91 +28,8 @@ from kpca_lib.explorers import (
     gram_spectrum,
     gram_spectrum_explorer,
     rings_components,
-    rings_explorer,
     sparse_pca_topics,
-    topics_explorer,
 )
-
-
-def frame_size(png):
-    return Image.open(io.BytesIO(png)).size
-
-
-def check_frames(explorer, static):
-    """Count, size and distinctness of the frames of a rendered explorer."""
-    n_settings = int(np.prod([len(slider.values) for slider in explorer.sliders]))
-    assert static.n_settings == n_settings
-    assert len(static.frame_of_setting_) == n_settings
-    assert len(static.captions_) == n_settings
-    # drawn at twice the resolution at which they are shown (sharp on high-DPI screens)
-    width = round(explorer.figsize[0] * explorer.dpi * 2)
-    height = round(explorer.figsize[1] * explorer.dpi * 2)
-    for png in static.frames_:
-        assert frame_size(png) == (width, height)
-    # every setting differs from the others, so every frame does
-    assert len(set(static.frames_)) == len(static.frames_) == n_settings
-    assert f'width="{round(explorer.figsize[0] * explorer.dpi)}"' in static.html_
-
-
-def test_gram_spectrum_frames_map_to_their_widths():
-    X = np.random.default_rng(0).normal(size=(20, 2))
-    widths = [0.01, 0.1, 1.0, 10.0]
-    explorer = gram_spectrum_explorer(X, c=0.1, c_values=widths, dpi=30)
-    static = explorer.static()
-    check_frames(explorer, static)
-    for setting, c in enumerate(widths):
-        _, eigenvalues = gram_spectrum(X, c)
-        assert f"largest eigenvalue {eigenvalues[0]:.3f}" in static.captions_[setting]
-        assert static.captions_[setting].startswith(f"c = {c:.3g} = ")
-
-
-def test_rings_frames_map_to_their_width_and_component():
-    widths = [0.5, 10.0]
-    explorer = rings_explorer(c=10.0, n_components=2, c_values=widths, max_components=3, dpi=20)
-    static = explorer.static()
-    check_frames(explorer, static)
-    # row-major: the last slider (q) moves fastest
-    for setting, (c, q) in enumerate([(c, q) for c in widths for q in (1, 2, 3)]):
-        result = rings_components(c, q, n_grid=40)
-        which = "component 1 holds" if q == 1 else f"components 1-{q} hold"
-        on = "it" if q == 1 else "them"
-        assert static.captions_[setting] == (
-            f"c = {c:.3g}: {which} {result.explained:.2f} of the feature-space variance; "
-            f"held-out accuracy on {on} {result.accuracy:.2f}")
-
-
-def test_denoising_frames_map_to_their_setting():
-    denoiser = ToyDenoiser(max_components=4, n_starts=2)
-    # widths unlike every 2 d sigma^2 = 4 sigma^2, so that no rule frame equals a slider frame
-    explorer = denoising_explorer(denoiser, sigma=0.1, c=0.03, n_components=2, max_iter=5,
-                                  c_values=(0.03, 0.3), component_values=(1, 2),
-                                  iteration_values=(5,), dpi=20)
-    static = explorer.static()
-    n_settings = 5 * 2 * 2 * 2  # sigma, c, the width toggle, q
-    assert static.n_settings == n_settings and len(static.captions_) == n_settings
-    # with the rule c = 2 d sigma^2 on, the c slider changes nothing: 5 * 2 frames fewer
-    assert len(set(static.frames_)) == n_settings - 5 * 2
-    settings = [(s, c, w, q) for s in (0.05, 0.1, 0.2, 0.4, 0.8) for c in (0.03, 0.3)
-                for w in ("slider", "rule") for q in (1, 2)]
-    for index in [0, 7, 30, n_settings - 1]:
-        sigma, c, width, q = settings[index]
-        state = denoiser.compute(sigma, 4 * sigma**2 if width == "rule" else c, q, 5)
-        mse = list(state.mse_baselines.values())
-        assert static.captions_[index] == (
-            f"MSE kernel PCA {state.mse_kernel:.4f}, Kwok–Tsang {state.mse_kwok_tsang:.4f}; "
-            f"mean shift {mse[5]:.4f}, kNN (k = {state.n_neighbors}) {mse[3]:.4f}, "
-            f"linear (q = {state.linear_q}) {state.mse_linear:.4f}; nearest point {mse[2]:.4f}, training mean {mse[1]:.4f}, "
-            f"noisy {mse[0]:.4f}; converged {state.converged_fraction:.2f}")
-
-
-def test_topics_frames_map_to_their_setting():
-    explorer = topics_explorer(alpha=3.0, n_components=2, max_components=2, dpi=20)
-    explorer.sliders = (Slider("alpha", [0.0, 3.0], initial=3.0), explorer.sliders[1])
-    static = explorer.static()
-    check_frames(explorer, static)
-    for setting, (alpha, q) in enumerate([(0.0, 1), (0.0, 2), (3.0, 1), (3.0, 2)]):
-        out = sparse_pca_topics(alpha, q)
-        assert static.captions_[setting] == f"words per component: {out['n_nonzero']}"
 
 
 def test_draw_rings_draws_the_projections_and_the_component_map():
@@ -177,7 +89,7 @@ def test_draw_denoising_draws_the_state():
 def test_denoising_width_toggle_uses_the_rule():
     denoiser = ToyDenoiser(max_components=3, n_starts=1)
     explorer = denoising_explorer(denoiser, sigma=0.2, c=0.04, n_components=2, max_iter=5,
-                                  component_values=(2,), iteration_values=(5,), dpi=20)
+                                  component_values=(2,), iteration_values=(5,))
     _, free = explorer.figure(sigma=0.2, c=0.04, width="slider", n_components=2, max_iter=5)
     _, rule = explorer.figure(sigma=0.2, c=0.04, width="2 d σ²", n_components=2, max_iter=5)
     assert free == draw_denoising_caption(denoiser.compute(0.2, 0.04, 2, 5))
@@ -213,7 +125,7 @@ def recording_explorer(calls):
 
     sliders = [Slider("slope", [1.0, 2.0], live=LiveRange(0.5, 8.0, log=True)),
                Slider("offset", [0, 1, 2], initial=1, live=LiveRange(0, 5, integer=True))]
-    return Explorer(draw, sliders, name="line", figsize=(2, 1), dpi=20)
+    return Explorer(draw, sliders, name="line", figsize=(2, 1))
 
 
 def test_live_widget_redraws_with_the_slider_values():
@@ -270,3 +182,61 @@ def test_slider_live_must_be_a_live_range():
 def test_denoising_explorer_needs_a_toy_denoiser():
     with pytest.raises(TypeError, match="denoiser"):
         denoising_explorer(denoiser="not a denoiser")
+
+
+def test_slider_values_are_formatted_for_the_page():
+    slider = Slider("c", [0.001, 0.0316, 10.0], initial=10.0, format="{:.3g}")
+    assert slider.value_labels == ["0.001", "0.0316", "10"]
+    assert slider.initial_index == 2
+    assert Slider("q", range(1, 4)).values == (1, 2, 3)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        (dict(name="x", values=[1], initial=2), ValueError, "initial"),
+        (dict(name="x", values=[]), ValueError, "values"),
+        (dict(name="not a name", values=[1]), ValueError, "name"),
+    ],
+)
+def test_invalid_slider_raises(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        Slider(**kwargs)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        (dict(draw=None), TypeError, "draw"),
+        (dict(sliders=[("x", [1])]), TypeError, "sliders"),
+        (dict(sliders=[Slider("x", [1]), Slider("x", [2])]), ValueError, "distinct"),
+    ],
+)
+def test_invalid_explorer_raises(kwargs, error, match):
+    options = dict(draw=lambda ax, x: None, sliders=[Slider("x", [1])], name="bad")
+    options.update(kwargs)
+    with pytest.raises(error, match=match):
+        Explorer(**options)
+
+
+def test_gram_spectrum_explorer_reports_the_spectrum_of_each_width():
+    X = np.random.default_rng(0).normal(size=(12, 2))
+    explorer = gram_spectrum_explorer(X, c_values=[0.01, 1.0, 100.0], c=1.0)
+    median = np.median([np.sum((X[i] - X[j]) ** 2) for i in range(12) for j in range(i + 1, 12)])
+    for c in [0.01, 1.0, 100.0]:
+        fig, caption = explorer.figure(c=c)
+        plt.close(fig)
+        _, eigenvalues = gram_spectrum(X, c)
+        assert caption == (
+            f"c = {c:.3g} = {float(f'{c / median:.2g}'):g} x median squared distance: largest "
+            f"eigenvalue {eigenvalues[0]:.3f}, eigenvalues above 0.01: "
+            f"{int(np.sum(eigenvalues > 0.01))} of 12"
+        )
+    assert explorer.sliders[0].initial_value == 1.0
+
+
+def test_gram_spectrum_explorer_default_widths_span_five_decades():
+    X = np.zeros((2, 1))
+    explorer = gram_spectrum_explorer(X)
+    values = explorer.sliders[0].values
+    assert len(values) == 21 and values[0] == 0.001 and values[-1] == 100.0 and 0.1 in values
