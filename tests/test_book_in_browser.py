@@ -443,3 +443,47 @@ def test_one_search_box_on_a_desktop(server, browser_context):
     assert shown == 1, f"{shown} search boxes at 1280 px"
     assert not problems, problems
     page.close()
+
+
+# ------------------------------------------------- page weight and labs' themes (issue 27)
+
+CHAPTER_HTML_LIMIT = 600_000  # bytes of a chapter's HTML (its assets apart)
+
+
+def test_every_chapter_html_is_at_most_600_kB_and_carries_no_frames_or_widget_state(book):
+    """Sizes are deterministic; benchmarks/bench_page_weight.py reports them with the assets."""
+    sizes = {page.name: page.stat().st_size for page in sorted((book / "chapters").glob("*.html"))}
+    print("\n" + "\n".join(f"{name}: {size / 1e3:.1f} kB" for name, size in sizes.items()))
+    assert len(sizes) >= 8
+    assert all(size <= CHAPTER_HTML_LIMIT for size in sizes.values()), sizes
+    for page in (book / "chapters").glob("*.html"):
+        text = page.read_text()
+        # no precomputed frames, and no ipywidgets state for scripts the book does not load
+        assert "kpca-explorer" not in text and "widget-state+json" not in text, page.name
+
+
+def test_every_lab_of_the_book_follows_the_dark_theme(book, server, browser_context):
+    """On every page with labs, a switch to dark leaves no white canvas and no light lab box."""
+    n_labs = 0
+    for name in book_pages(book):
+        if name == "index.html" or 'class="kpca-lab ' not in (book / name).read_text():
+            continue
+        page, problems = open_page(browser_context, server + name)
+        page.wait_for_function("() => window.kpcaLabs && window.kpcaLabs.length === "
+                               "document.querySelectorAll('.kpca-lab[data-kind]').length")
+        page.evaluate("() => { document.documentElement.dataset.theme = 'dark'; }")
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        facts = page.evaluate("""() => Array.from(document.querySelectorAll('.kpca-lab')).map((lab) => ({
+          box: getComputedStyle(lab).backgroundColor,
+          corners: Array.from(lab.querySelectorAll('canvas')).map((canvas) =>
+            Array.from(canvas.getContext('2d').getImageData(0, 0, 1, 1).data.slice(0, 3))),
+        }))""")
+        for lab in facts:
+            n_labs += 1
+            channels = [float(v) for v in lab["box"][lab["box"].index("(") + 1:-1].split(",")[:3]]
+            assert max(channels) < 60, (name, lab["box"])
+            assert lab["corners"] and all(max(corner) < 60 for corner in lab["corners"]), (name, lab)
+        page.evaluate("() => { document.documentElement.dataset.theme = 'light'; }")
+        assert not problems, problems
+        page.close()
+    assert n_labs >= 3

@@ -306,3 +306,117 @@ def test_payload_reaches_the_page_unchanged(lab_page):
     payload = lab_payload(page, DENOISING)
     expected = json.loads(denoising_lab().payload_json)
     assert payload == expected
+
+
+# ----------------------------------------------- themes, keyboard, latency (issue 27)
+# Generic over the labs of the page: a lab added to the page is checked too.
+
+CANVAS_PIXELS = """() => Array.from(document.querySelectorAll('.kpca-lab canvas')).map((canvas) => {
+  const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+  let white = 0;
+  for (let i = 0; i < data.length; i += 4) if (data[i] >= 250 && data[i + 1] >= 250 && data[i + 2] >= 250) white++;
+  return { corner: Array.from(data.slice(0, 3)), white: white / (data.length / 4) };
+})"""
+
+LAB_BOXES = """() => Array.from(document.querySelectorAll('.kpca-lab')).map((lab) => {
+  const style = getComputedStyle(lab), control = lab.querySelector('.kpca-lab-button');
+  return { background: style.backgroundColor, color: style.color,
+           button: control ? getComputedStyle(control).backgroundColor : null };
+})"""
+
+
+def luminance(css_or_rgb):
+    """Relative luminance (0 black, 1 white) of 'rgb(r, g, b)' or [r, g, b]."""
+    if isinstance(css_or_rgb, str):
+        css_or_rgb = [float(v) for v in css_or_rgb[css_or_rgb.index("(") + 1:-1].split(",")[:3]]
+    r, g, b = (((v / 255 + 0.055) / 1.055) ** 2.4 if v / 255 > 0.04045 else v / 255 / 12.92 for v in css_or_rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def switch_theme(page, theme):
+    """Set the book's theme as its theme button does (data-theme on <html>); wait for the redraw."""
+    page.evaluate(f"() => {{ document.documentElement.dataset.theme = '{theme}'; }}")
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    page.evaluate("() => Promise.all(window.kpcaLabs.map((lab) => lab.whenIdle()))")
+
+
+def test_every_lab_follows_the_light_and_dark_theme(lab_page):
+    """A switch to dark redraws every canvas on a dark background, the box and controls too."""
+    page = lab_page.page
+    light_pixels, light_boxes = page.evaluate(CANVAS_PIXELS), page.evaluate(LAB_BOXES)
+    switch_theme(page, "dark")
+    dark_pixels, dark_boxes = page.evaluate(CANVAS_PIXELS), page.evaluate(LAB_BOXES)
+    assert len(dark_pixels) == len(light_pixels) >= 8
+    for light, dark in zip(light_pixels, dark_pixels):
+        assert luminance(light["corner"]) > 0.9 and luminance(dark["corner"]) < 0.05, (light, dark)
+        # no white box on a dark page: not one pure white pixel is left
+        assert dark["white"] == 0, dark
+    for light, dark in zip(light_boxes, dark_boxes):
+        assert luminance(light["background"]) > 0.9 and luminance(dark["background"]) < 0.05
+        # the text stays readable: contrast of at least 7:1 on either theme
+        for box in (light, dark):
+            high, low = sorted([luminance(box["background"]), luminance(box["color"])], reverse=True)
+            assert (high + 0.05) / (low + 0.05) >= 7, box
+        if dark["button"]:
+            assert luminance(dark["button"]) < 0.05
+    switch_theme(page, "light")
+    assert [p["corner"] for p in page.evaluate(CANVAS_PIXELS)] == [p["corner"] for p in light_pixels]
+    assert lab_page.problems == []
+
+
+def test_the_canvases_answer_the_keyboard(lab_page):
+    """Chapter 1's plane turns w by the arrow keys; chapter 5's plane moves a cursor and Enter de-noises there."""
+    page = lab_page.page
+    plane = page.locator(".kpca-lab").nth(PCA_LAB).locator("canvas").first
+    start = page.evaluate(f"() => window.kpcaLabs[{PCA_LAB}].state.angle")
+    plane.focus()
+    for key in ["ArrowRight"] * 4 + ["Shift+ArrowLeft"]:
+        page.keyboard.press(key)
+    state = page.evaluate(f"() => window.kpcaLabs[{PCA_LAB}].state")
+    assert state["angle"] == pytest.approx((start + 4 * 0.5 - 5) % 180)
+    w = np.radians(state["angle"])
+    assert state["w"] == pytest.approx([np.cos(w), np.sin(w)], abs=1e-12)
+    slider = page.locator(".kpca-lab").nth(PCA_LAB).locator("input[type=range]").first
+    assert float(slider.input_value()) == pytest.approx(state["angle"])
+
+    payload = lab_payload(page, DENOISING)
+    plane = plane_of(page)
+    before = page.evaluate("() => window.kpcaLabs[0].state.clicks.length")
+    plane.focus()
+    pixels_focused = plane.screenshot()
+    for key in ["ArrowRight"] * 4 + ["ArrowUp"] * 2 + ["Shift+ArrowLeft"]:
+        page.keyboard.press(key)
+    assert plane.screenshot() != pixels_focused  # the cursor is drawn where it moved
+    page.locator(".kpca-lab").nth(DENOISING).locator("select").select_option("new")
+    plane.focus()
+    page.keyboard.press("Enter")
+    state = page.evaluate("() => window.kpcaLabs[0].state")
+    assert len(state["clicks"]) == min(3, before + 1)
+    click = state["clicks"][-1]
+    assert click["start"] == pytest.approx([0.2 - 0.25, 0.1])
+    reference = denoising_reference(payload, state["sigma"], state["c"], state["n_components"], state["n_iter"])
+    expected = click_reference(reference, click["start"], "new", payload["trajectory_points"][0],
+                               state["n_iter"], payload["tol"])
+    assert float(np.max(np.abs(np.array(click["Z"]) - expected))) <= 1e-6
+    # both planes are tab stops, labelled with what their keys do
+    for index in (DENOISING, PCA_LAB):
+        canvas = page.locator(".kpca-lab").nth(index).locator("canvas").first
+        assert canvas.get_attribute("tabindex") == "0"
+        assert "arrow keys" in canvas.get_attribute("aria-label")
+
+
+def test_every_control_of_every_lab_answers_and_its_latency_is_printed(lab_page):
+    """Input event -> second animation frame per control (tests/lab_latency.py); printed, not asserted."""
+    from lab_latency import baseline, sweep_lab, table
+
+    page = lab_page.page
+    rows = []
+    base = baseline(page)
+    for index in range(page.evaluate("() => window.kpcaLabs.length")):
+        for label, result in sweep_lab(page, index).items():
+            rows.append(("lab page", result["kind"], label, result["class"], result["ms"]))
+    print("\nms from a control's input event to the second animation frame (under the machine's load)")
+    print("\n".join(table(rows, base)))
+    # every control answered its moves with an input event and a painted frame
+    assert all(ms for *_, ms in rows), [row[:3] for row in rows if not row[4]]
+    assert len(rows) >= 8

@@ -1,0 +1,211 @@
+"""What a reader of a lab waits for after moving a control, measured in Chromium.
+
+Shared by ``tests/test_labs_in_browser.py`` (which prints the medians) and
+``benchmarks/bench_lab_latency.py`` (which prints the table over every lab of
+the built book). The latency of a move is the time from the control's
+``input`` event (its ``timeStamp``) to the second animation frame after it:
+by then the frame that holds the page's answer to the move has been painted
+(a lab that computes before it draws delays that frame by its computing).
+The baseline is the same measure for a range input with a handler that does
+nothing, on the same page: what no lab can beat (two frames).
+
+Every control of a lab is swept: each range input by the arrow keys (up to
+``RANGE_MOVES`` steps, all towards the farther end, so that no move finds its
+setting cached), each select through its options, each checkbox on and off.
+A control that is disabled (chapter 5's width slider while the width rule is
+on) is swept after toggling the lab's checkboxes until it is enabled. The lab
+is reset between controls. Nothing here asserts a time: timings on a shared
+machine are noisy, so they are printed.
+"""
+
+import statistics
+
+RANGE_MOVES = 8
+# target per class of move (issue 27), in ms
+TARGETS = {"reuses eigenpairs": 33, "changes the kernel": 150, "RPCA / sparse PCA": 150}
+
+# a capture listener on the element: each input event while window.kpcaLatency.on gets a record
+PROBE = """(element) => {
+  const state = window.kpcaLatency = window.kpcaLatency || { on: false, records: [] };
+  if (element.dataset.latencyProbe) return;
+  element.dataset.latencyProbe = '1';
+  element.addEventListener('input', (event) => {
+    if (!state.on) return;
+    const record = { start: event.timeStamp, control: event.target.dataset.latencyId };
+    state.records.push(record);
+    requestAnimationFrame(() => requestAnimationFrame(() => { record.frame = performance.now() - record.start; }));
+  }, true);
+}"""
+
+# the controls of lab `index`, each tagged with an id: type, label, disabled
+CONTROLS = """(index) => {
+  const lab = window.kpcaLabs[index], found = [];
+  lab.element.querySelectorAll('input[type=range], select, input[type=checkbox]').forEach((control, k) => {
+    control.dataset.latencyId = index + ':' + k;
+    const label = (control.labels && control.labels[0] && control.labels[0].textContent)
+      || control.getAttribute('aria-label') || control.name || ('control ' + k);
+    found.push({ id: control.dataset.latencyId, type: control.type, label: label.trim(),
+                 disabled: control.disabled, options: control.options ? control.options.length : 0 });
+  });
+  return found;
+}"""
+
+SETTLE = """async (index) => {
+  const lab = index === null ? null : window.kpcaLabs[index];
+  if (lab && lab.whenIdle) await lab.whenIdle();
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+}"""
+
+BASELINE = """() => {
+  const input = document.createElement('input');
+  Object.assign(input, { type: 'range', min: 0, max: 100, value: 0, id: 'kpca-latency-baseline' });
+  input.dataset.latencyId = 'baseline';
+  input.addEventListener('input', () => {}); // the no-op handler
+  document.body.prepend(input);
+}"""
+
+
+def classify(kind, label):
+    """The class of a move, from the lab's kind and the control's label."""
+    text = f"{kind} {label}".lower()
+    if "robust" in text or "sparse" in text or "rpca" in text:
+        return "RPCA / sparse PCA"
+    kernel_words = ("width", "σ", "sigma", "noise", "data set", "dataset", "kernel", "degree",
+                    "rule", "gamma", "point")
+    if any(word in label.lower() for word in kernel_words) and "component" not in label.lower():
+        return "changes the kernel"
+    return "reuses eigenpairs"
+
+
+def _wait_for_records(page, count):
+    page.wait_for_function(
+        f"() => window.kpcaLatency.records.length >= {count} && "
+        "window.kpcaLatency.records.every(r => 'frame' in r)", timeout=60_000)
+
+
+def _move(page, locator, action, lab_index):
+    """Do one move (action(locator) -> whether an input event is expected), wait until settled."""
+    before = page.evaluate("() => window.kpcaLatency.records.length")
+    if action(locator):
+        _wait_for_records(page, before + 1)
+    page.evaluate(SETTLE, lab_index)
+
+
+def _range_moves(page, locator):
+    value, low, high = locator.evaluate("e => [Number(e.value), Number(e.min), Number(e.max)]")
+    key = "ArrowRight" if high - value >= value - low else "ArrowLeft"
+    moves = []
+    for _ in range(RANGE_MOVES):
+        def press(element, key=key):
+            element.focus()
+            old = element.input_value()
+            page.keyboard.press(key)
+            return element.input_value() != old
+        moves.append(press)
+    return moves
+
+
+def _select_moves(page, locator, n_options):
+    current = locator.evaluate("e => e.selectedIndex")
+    order = [i for i in range(n_options) if i != current] + [current]
+    return [lambda element, i=i: (element.select_option(index=i), True)[1] for i in order]
+
+
+def _checkbox_moves(page, locator):
+    def toggle(element):
+        element.focus()
+        page.keyboard.press("Space")
+        return True
+    return [toggle, toggle]
+
+
+def sweep_lab(page, lab_index):
+    """{control label: {"kind", "class", "ms": [...]}} for every control of the lab."""
+    kind = page.evaluate(f"() => window.kpcaLabs[{lab_index}].kind")
+    page.evaluate(f"() => ({PROBE})(window.kpcaLabs[{lab_index}].element)")
+    page.evaluate(SETTLE, lab_index)
+    results = {}
+    for control in page.evaluate(CONTROLS, lab_index):
+        locator = page.locator(f'[data-latency-id="{control["id"]}"]')
+        toggled = _enable(page, lab_index, control, locator)
+        if toggled is None:
+            continue  # stays disabled: nothing a reader can move
+        if control["type"] == "range":
+            moves = _range_moves(page, locator)
+        elif control["type"] == "checkbox":
+            moves = _checkbox_moves(page, locator)
+        else:
+            moves = _select_moves(page, locator, control["options"])
+        page.evaluate("() => { window.kpcaLatency.records = []; window.kpcaLatency.on = true; }")
+        for action in moves:
+            _move(page, locator, action, lab_index)
+        page.evaluate("() => { window.kpcaLatency.on = false; }")
+        records = page.evaluate("() => window.kpcaLatency.records")
+        label = control["label"] + (" (" + ", ".join(toggled) + " toggled)" if toggled else "")
+        results[label] = {"kind": kind, "class": classify(kind, control["label"]),
+                          "ms": [r["frame"] for r in records if r["control"] == control["id"]]}
+        _reset(page, lab_index)
+    return results
+
+
+def _enable(page, lab_index, control, locator):
+    """Toggle the lab's checkboxes until the control is enabled; the labels toggled, or None."""
+    toggled = []
+    if not control["disabled"]:
+        return toggled
+    boxes = page.evaluate(
+        f"() => Array.from(window.kpcaLabs[{lab_index}].element.querySelectorAll('input[type=checkbox]'))"
+        ".map(b => b.dataset.latencyId)")
+    for box in boxes:
+        page.locator(f'[data-latency-id="{box}"]').click()
+        page.evaluate(SETTLE, lab_index)
+        toggled.append(page.evaluate(
+            f"() => document.querySelector('[data-latency-id=\"{box}\"]').labels[0].textContent"))
+        if not locator.is_disabled():
+            return toggled
+    return None
+
+
+def _reset(page, lab_index):
+    page.evaluate(f"""async () => {{
+      const lab = window.kpcaLabs[{lab_index}];
+      if (lab.reset) await lab.reset();
+    }}""")
+    page.evaluate(SETTLE, lab_index)
+
+
+def baseline(page, moves=20):
+    """Latencies (ms) of a range input with a no-op handler on the page."""
+    page.evaluate(BASELINE)
+    page.evaluate(f"() => ({PROBE})(document.getElementById('kpca-latency-baseline'))")
+    page.evaluate("() => { window.kpcaLatency.records = []; window.kpcaLatency.on = true; }")
+    locator = page.locator("#kpca-latency-baseline")
+    for _ in range(moves):
+        _move(page, locator, lambda element: (element.focus(), page.keyboard.press("ArrowRight"), True)[2], None)
+    page.evaluate("() => { window.kpcaLatency.on = false; }")
+    page.evaluate("() => document.getElementById('kpca-latency-baseline').remove()")
+    return [r["frame"] for r in page.evaluate("() => window.kpcaLatency.records")]
+
+
+def p90(values):
+    """The 90th percentile (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(0.9 * len(ordered)) - 1))]
+
+
+def table(rows, base):
+    """Lines of the latency table: rows are (page, kind, label, class, ms list)."""
+    base_median = statistics.median(base)
+    lines = [f"baseline (no-op input handler, event -> 2nd frame): median {base_median:.1f} ms, "
+             f"p90 {p90(base):.1f} ms over {len(base)} moves",
+             f"{'page':<28} {'lab':<14} {'control':<44} {'class':<19} {'n':>3} {'median':>7} "
+             f"{'p90':>7} {'/base':>6} {'target':>6}  ok"]
+    for page, kind, label, klass, ms in rows:
+        if not ms:
+            lines.append(f"{page:<28} {kind:<14} {label[:44]:<44} {klass:<19} {0:>3}  (no input event)")
+            continue
+        median, target = statistics.median(ms), TARGETS[klass]
+        lines.append(f"{page:<28} {kind:<14} {label[:44]:<44} {klass:<19} {len(ms):>3} {median:7.1f} "
+                     f"{p90(ms):7.1f} {median / base_median:6.2f} {target:>6}  "
+                     f"{'yes' if median <= target else 'NO'}")
+    return lines
