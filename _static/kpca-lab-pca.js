@@ -149,7 +149,7 @@
       const panel = curvePanel;
       panel.begin();
       const axes = new C.Axes(panel, { left: 48, top: 26, width: panel.width - 66, height: panel.cssHeight - 70 },
-        { xlim: [0, 180], ylim: [0, trace * 1.08] });
+        { xlim: [0, 180], ylim: [0, trace * 1.15] }); // room for the tr(C) label above its line
       axes.decorate({ title: "over every angle of w", xlabel: "angle of w (degrees)", xticks: [0, 45, 90, 135, 180] });
       axes.clip((ctx) => {
         const curve = (value, color) => {

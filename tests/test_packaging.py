@@ -32,7 +32,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[1]
-# modules that need the explorers extra (matplotlib, pillow, ipywidgets)
+# modules that need the explorers extra (matplotlib, ipywidgets)
 NEEDS_EXPLORERS = ("kpca_lib.explorers", "kpca_lib.plotting")
 EXTRAS = ("explorers", "coursework")
 

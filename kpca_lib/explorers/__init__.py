@@ -21,7 +21,7 @@ module                    explorer
 ``browser``               the HTML that carries a lab's data to the page
 ========================  ==========================================================
 
-This subpackage needs matplotlib, pillow and ipywidgets (the ``explorers``
+This subpackage needs matplotlib and ipywidgets (the ``explorers``
 extra); ``import kpca_lib`` does not import it. The labs need none of them:
 their computing is the book's JavaScript (``_static/kpca-lab*.js``).
 """
