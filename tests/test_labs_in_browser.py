@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 from kpca_lib.datasets import noisy_circle
-from kpca_lib.explorers import denoising_lab, gram_spectrum_lab, pca_lab
+from kpca_lib.explorers import denoising_lab, gram_spectrum_lab, pca_lab, robust_pca_lab, sparse_pca_lab
 from test_book_in_browser import (  # skips this module too where Chromium is missing
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -36,6 +36,8 @@ from lab_parity import (
     check_denoising,
     check_gram,
     check_pca,
+    check_robust_pca,
+    check_sparse_pca,
     click_reference,
     denoising_reference,
     format_report,
@@ -82,7 +84,7 @@ def chromium():
 class LabPage:
     """The lab page open in a fresh context, with what went wrong while it ran."""
 
-    def __init__(self, chromium, url, width=1280, height=900, scale=1):
+    def __init__(self, chromium, url, width=1280, height=900, scale=1, n_labs=3):
         self.context = chromium.new_context(
             viewport={"width": width, "height": height}, device_scale_factor=scale
         )
@@ -111,7 +113,7 @@ class LabPage:
 
         page.on("response", count)
         page.goto(url, wait_until="load")
-        page.wait_for_function("() => window.kpcaLabs && window.kpcaLabs.length === 3")
+        page.wait_for_function("n => window.kpcaLabs && window.kpcaLabs.length === n", arg=n_labs)
         page.evaluate("() => Promise.all(window.kpcaLabs.map(lab => lab.whenIdle()))")
 
     def close(self):
@@ -306,3 +308,145 @@ def test_payload_reaches_the_page_unchanged(lab_page):
     payload = lab_payload(page, DENOISING)
     expected = json.loads(denoising_lab().payload_json)
     assert payload == expected
+
+
+# ---------------------------------------------------------------- the appendices' labs
+
+SPARSE, ROBUST = 0, 1  # their order on the appendices' page
+
+# input event -> second animation frame after it (when the frame with the page's first
+# answer has been painted), and -> the frame after the last sweep is drawn (settled)
+LATENCY_PROBE = """([lab, index]) => {
+  const slider = window.kpcaLabs[lab].element.querySelectorAll('input[type=range]')[index];
+  window.latencies = window.latencies || [];
+  if (slider.dataset.probed) return;
+  slider.dataset.probed = '1';
+  slider.addEventListener('input', (event) => {
+    const record = { start: event.timeStamp };
+    window.latencies.push(record);
+    requestAnimationFrame(() => requestAnimationFrame(() => { record.frame = performance.now() - record.start; }));
+    // after the slider's own handler has started the move (this listener runs first)
+    setTimeout(() => window.kpcaLabs[lab].whenIdle().then(() => requestAnimationFrame(() => {
+      record.settled = performance.now() - record.start;
+    })), 0);
+  }, true);
+}"""
+
+
+@pytest.fixture(scope="module")
+def appendix_server(tmp_path_factory):
+    """URL of a page with appendix A's sparse PCA lab and appendix B's robust PCA lab."""
+    directory = tmp_path_factory.mktemp("appendix-labs")
+    page = write_lab_page(directory, [sparse_pca_lab(), robust_pca_lab()])
+    with local_server(directory) as url:
+        yield url + page
+
+
+@pytest.fixture
+def appendix_page(chromium, appendix_server):
+    opened = LabPage(chromium, appendix_server, n_labs=2)
+    yield opened
+    opened.close()
+
+
+def test_sparse_and_robust_pca_labs_match_kpca_lib(appendix_page):
+    page = appendix_page.page
+    print("\n" + format_report("sparse PCA lab against kpca_lib.SparsePCA:", check_sparse_pca(page, SPARSE)))
+    print(format_report("robust PCA lab against kpca_lib.robust_pca:", check_robust_pca(page, ROBUST)))
+
+
+def test_appendix_labs_keyboard_and_reset(appendix_page):
+    page = appendix_page.page
+    for index, keys in [(SPARSE, ["alpha", "n_components"]), (ROBUST, ["lam_factor", "rank", "n_corrupted"])]:
+        lab = page.locator(".kpca-lab").nth(index)
+        sliders = lab.locator("input[type=range]")
+        assert sliders.count() == len(keys)
+        initial = page.evaluate(f"() => window.kpcaLabs[{index}].state")
+        for i, key in enumerate(keys):
+            slider = sliders.nth(i)
+            label = lab.locator(f"label[for='{slider.get_attribute('id')}']")
+            assert label.count() == 1 and label.text_content().strip()
+            shown = lab.locator(f"output[for='{slider.get_attribute('id')}']")
+            before_text, before = shown.text_content(), page.evaluate(f"() => window.kpcaLabs[{index}].state")
+            slider.focus()
+            page.keyboard.press("ArrowLeft")
+            page.evaluate(f"() => window.kpcaLabs[{index}].whenIdle()")
+            after = page.evaluate(f"() => window.kpcaLabs[{index}].state")
+            assert shown.text_content() != before_text, f"lab {index}, slider {i}: value shown did not change"
+            assert after[key] != before[key], f"lab {index}, slider {i}"
+        lab.get_by_role("button", name="reset to the appendix's setting").click()
+        page.evaluate(f"() => window.kpcaLabs[{index}].whenIdle()")
+        assert page.evaluate(f"() => window.kpcaLabs[{index}].state") == initial
+
+
+def test_appendix_labs_speed_as_perceived(appendix_page):
+    """Print the ms from a slider's input event to the second animation frame (the page's answer
+    drawn) and to the frame after the last sweep is drawn, per slider (median, worst)."""
+    page = appendix_page.page
+    sweeps = [(SPARSE, "alpha", 0, ["ArrowLeft"] * 10 + ["ArrowRight"] * 10),
+              (SPARSE, "q", 1, ["ArrowLeft"] * 3 + ["ArrowRight"] * 5),
+              (ROBUST, "lambda x sqrt(n)", 0, ["ArrowRight"] * 8 + ["ArrowLeft"] * 8),
+              (ROBUST, "rank", 1, ["ArrowRight"] * 5 + ["ArrowLeft"] * 5),
+              (ROBUST, "corruption", 2, ["ArrowRight"] * 5 + ["ArrowLeft"] * 5)]
+    results = measure_latencies(page, sweeps)
+    lines = ["ms from the input event to the second animation frame, and to the settled drawing "
+             "(median, worst; headless Chromium):"]
+    for name, records in results.items():
+        frames, settled = [r["frame"] for r in records], [r["settled"] for r in records]
+        lines.append(f"  {name:18} {len(records):3} moves | first answer {statistics.median(frames):6.0f} "
+                     f"{max(frames):6.0f} | settled {statistics.median(settled):6.0f} {max(settled):6.0f}")
+    print("\n" + "\n".join(lines))
+    assert all(len(records) > 0 for records in results.values())
+
+
+def measure_latencies(page, sweeps):
+    """{slider name: [records]} for (lab, name, slider index, keys) in sweeps."""
+    results = {}
+    for lab, name, index, keys in sweeps:
+        page.evaluate(LATENCY_PROBE, [lab, index])
+        slider = page.locator(".kpca-lab").nth(lab).locator("input[type=range]").nth(index)
+        for key in keys:
+            page.evaluate("() => { window.latencies = []; }")
+            slider.focus()
+            page.keyboard.press(key)
+            page.evaluate(f"() => window.kpcaLabs[{lab}].whenIdle()")
+            page.wait_for_function("() => window.latencies.every(r => 'frame' in r && 'settled' in r)")
+            results.setdefault(name, []).extend(page.evaluate("() => window.latencies"))
+        page.locator(".kpca-lab").nth(lab).get_by_role("button", name="reset to the appendix's setting").click()
+        page.evaluate(f"() => window.kpcaLabs[{lab}].whenIdle()")
+    return results
+
+
+def hex_rgb(colour):
+    """[r, g, b] of '#rgb' or '#rrggbb'."""
+    digits = colour[1:] if len(colour) == 7 else "".join(2 * c for c in colour[1:])
+    return [int(digits[i : i + 2], 16) for i in (0, 2, 4)]
+
+
+def test_appendix_labs_at_phone_width_in_both_themes(chromium, appendix_server):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for name, width, scale in [("desktop", 1280, 1), ("phone", 390, 3)]:
+        opened = LabPage(chromium, appendix_server, width=width, height=844, scale=scale, n_labs=2)
+        page = opened.page
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        canvases = page.evaluate(
+            """() => Array.from(document.querySelectorAll('.kpca-lab canvas')).map(c =>
+                 [c.width, c.height, c.getBoundingClientRect().width, c.getBoundingClientRect().height])"""
+        )
+        assert len(canvases) == 5  # sparse PCA: heat map, non-zeros; robust PCA: entries, spectrum, support
+        for pixels_wide, pixels_high, css_wide, css_high in canvases:
+            assert abs(pixels_wide - css_wide * scale) <= scale and abs(pixels_high - css_high * scale) <= scale
+            assert css_wide <= width
+        for theme in ("light", "dark"):
+            # the canvases redraw with the theme's colours (kpcaLabCore.onThemeChange)
+            page.evaluate("t => { document.documentElement.dataset.theme = t; }", theme)
+            page.wait_for_timeout(100)
+            background = page.evaluate("() => window.kpcaLabCore.ink().background")
+            for index, lab_name in [(SPARSE, "sparse_pca"), (ROBUST, "robust_pca")]:
+                lab = page.locator(".kpca-lab").nth(index)
+                corner = lab.locator("canvas").first.evaluate(
+                    "c => Array.from(c.getContext('2d').getImageData(1, 1, 1, 1).data.slice(0, 3))")
+                assert corner == hex_rgb(background), (theme, corner)
+                lab.scroll_into_view_if_needed()
+                lab.screenshot(path=str(SCREENSHOTS / f"lab_{lab_name}_{name}_{theme}.png"))
+        opened.close()
