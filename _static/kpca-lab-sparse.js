@@ -50,12 +50,13 @@
     const main = el("div", { class: "kpca-lab-main" }), side = el("div", { class: "kpca-lab-side" });
     main.style.maxWidth = "none"; // the heat map takes the lab's full width, the rest goes below
     main.style.flexBasis = "100%";
+    side.style.maxWidth = "560px";
     root.append(controls, el("div", { class: "kpca-lab-body" }, main, side));
     const redraw = () => { if (shown) draw(); };
     const wide = (width) => width >= 640;
     const heat = new C.Panel(main, {
       label: "the unit loadings as a heat map: one row per component, one column per word, grouped by topic",
-      height: (width) => (wide(width) ? 150 + 30 * payload.max_components : 60 + 17 * d), draw: redraw,
+      height: (width) => (wide(width) ? 124 + 30 * payload.max_components : 84 + 17 * d), draw: redraw,
     });
     const numbers = el("div", { class: "kpca-lab-numbers", "aria-live": "polite" });
     side.append(numbers);
@@ -68,7 +69,7 @@
       const isWide = wide(heat.width);
       // the map's box: words along x (wide) or along y (narrow), components along the other
       const box = isWide
-        ? { left: 34, top: 48, width: heat.width - 44, height: 30 * q }
+        ? { left: 34, top: 48, width: heat.width - 44, height: 30 * payload.max_components }
         : { left: 84, top: 44, width: Math.min(heat.width - 150, 60 * q), height: 17 * d };
       const wordStep = (isWide ? box.width : box.height) / d, compStep = (isWide ? box.height : box.width) / q;
       const cell = (k, j) => (isWide
@@ -83,7 +84,7 @@
       }
       ctx.strokeStyle = ink.frame;
       ctx.lineWidth = 1;
-      ctx.strokeRect(box.left, box.top, box.width, isWide ? box.height : box.height);
+      ctx.strokeRect(box.left, box.top, box.width, box.height);
       ctx.font = C.FONT;
       ctx.fillStyle = ink.text;
       ctx.textBaseline = "middle";
@@ -131,7 +132,7 @@
       ctx.textAlign = "left";
       ctx.font = C.TITLE_FONT;
       ctx.fillText(isWide ? "component" : "comp.", isWide ? 4 : box.left, isWide ? 14 : 14);
-      drawColourBar(ctx, isWide ? heat.width - 250 : 8, isWide ? 14 : heat.cssHeight - 14);
+      drawColourBar(ctx, isWide ? heat.width - 330 : 8, isWide ? 14 : heat.cssHeight - 16);
     }
 
     function drawColourBar(ctx, left, middle) {
@@ -156,7 +157,7 @@
       const axes = new C.Axes(bars, { left: 40, top: 26, width: bars.width - 52, height: bars.cssHeight - 66 },
         { xlim: [0.4, q + 0.6], ylim: [0, d] });
       const xticks = Array.from({ length: q }, (_, k) => k + 1);
-      axes.decorate({ title: "non-zero loadings per component", xlabel: "component", xticks, yticks: [0, size, 2 * size, d] });
+      axes.decorate({ title: "non-zero loadings per component", xlabel: "component", xticks, yticks: [0, size, 4 * size, d] });
       axes.clip((ctx) => {
         ctx.fillStyle = ENDS[C.isDark() ? "dark" : "light"].positive.reduce((s, v, i) => s + (i ? "," : "") + v, "rgb(") + ")";
         const barWidth = Math.min(40, (axes.width / q) * 0.6);

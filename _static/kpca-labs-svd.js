@@ -26,6 +26,16 @@
   const EPS = Math.pow(2, -52);
   const TINY = Math.pow(2, -966);
 
+  /** sqrt(a^2 + b^2) without overflow or underflow (Math.hypot is slow in V8). */
+  function hypot(a, b) {
+    a = Math.abs(a);
+    b = Math.abs(b);
+    if (a < b) { const t = a; a = b; b = t; }
+    if (a === 0) return 0;
+    const r = b / a;
+    return a * Math.sqrt(1 + r * r);
+  }
+
   /** Rotate columns j and k of the column-major matrix X (rows rows): (x_j, x_k) <- (c x_j + s x_k, -s x_j + c x_k). */
   function rotate(X, rows, j, k, c, s) {
     const a = j * rows, b = k * rows;
@@ -45,7 +55,7 @@
       if (k < nct) {
         // the k-th column's reflection; the k-th diagonal entry in s[k]
         let norm = 0;
-        for (let i = k; i < m; i++) norm = Math.hypot(norm, A[ck + i]);
+        for (let i = k; i < m; i++) norm = hypot(norm, A[ck + i]);
         if (norm !== 0) {
           if (A[ck + k] < 0) norm = -norm;
           for (let i = k; i < m; i++) A[ck + i] /= norm;
@@ -66,7 +76,7 @@
       if (k < nct) for (let i = k; i < m; i++) U[ck + i] = A[ck + i];
       if (k < nrt) {
         let norm = 0;
-        for (let i = k + 1; i < n; i++) norm = Math.hypot(norm, e[i]);
+        for (let i = k + 1; i < n; i++) norm = hypot(norm, e[i]);
         if (norm !== 0) {
           if (e[k + 1] < 0) norm = -norm;
           for (let i = k + 1; i < n; i++) e[i] /= norm;
@@ -148,14 +158,14 @@
     }
     let f = (sk + sp) * (sk - sp) + shift, g = sk * ek;
     for (let j = k; j < p - 1; j++) {
-      let t = Math.hypot(f, g), cs = f / t, sn = g / t;
+      let t = hypot(f, g), cs = f / t, sn = g / t;
       if (j !== k) e[j - 1] = t;
       f = cs * s[j] + sn * e[j];
       e[j] = cs * e[j] - sn * s[j];
       g = sn * s[j + 1];
       s[j + 1] = cs * s[j + 1];
       rotate(V, n, j, j + 1, cs, sn);
-      t = Math.hypot(f, g);
+      t = hypot(f, g);
       cs = f / t;
       sn = g / t;
       s[j] = t;
@@ -214,7 +224,7 @@
         let f = e[p - 2];
         e[p - 2] = 0;
         for (let j = p - 2; j >= k; j--) {
-          const t = Math.hypot(s[j], f), cs = s[j] / t, sn = f / t;
+          const t = hypot(s[j], f), cs = s[j] / t, sn = f / t;
           s[j] = t;
           if (j !== k) { f = -sn * e[j - 1]; e[j - 1] = cs * e[j - 1]; }
           rotate(V, n, j, p - 1, cs, sn);
@@ -224,7 +234,7 @@
         let f = e[k - 1];
         e[k - 1] = 0;
         for (let j = k; j < p; j++) {
-          const t = Math.hypot(s[j], f), cs = s[j] / t, sn = f / t;
+          const t = hypot(s[j], f), cs = s[j] / t, sn = f / t;
           s[j] = t;
           f = -sn * e[j];
           e[j] = cs * e[j];
