@@ -8,6 +8,10 @@
  * mu at most 1e7 mu_0; each sweep
  *
  *     L <- D_{1/mu}(M - S + Y / mu)      (a full SVD, kpca-labs-svd.js)
+ *
+ * (with G = M - S + Y / mu = U diag(sigma) V^T, D_tau(G) is computed as
+ * G V_r diag(1 - tau / sigma_k) V_r^T over the r singular values above tau:
+ * U is not needed, and each term is within round-off of ||G||)
  *     S <- S_{lam/mu}(M - L + Y / mu)
  *     Y <- Y + mu (M - L - S)
  *
@@ -59,7 +63,7 @@
             L0[i * n + j] = t;
           }
         }
-        const sigma = numerics().svd(L0, n, n).values.slice(0, rank);
+        const sigma = numerics().svd(L0, n, n, { vectors: "right" }).values.slice(0, rank);
         this.lowRank.set(rank, { L0, sigma });
       }
       return this.lowRank.get(rank);
@@ -84,7 +88,7 @@
       this.scale = scale;
       this.M = M.map((v) => v / scale);
       this.normM = frobenius(this.M);
-      this.sigmaM = numerics().svd(this.M, n, n).values; // of the scaled M
+      this.sigmaM = numerics().svd(this.M, n, n, { vectors: "right" }).values; // of the scaled M
       const normTwo = this.sigmaM[0];
       this.Y = this.M.map((v) => v / Math.max(normTwo, 1 / lam));
       this.mu = 1.25 / normTwo;
@@ -108,14 +112,21 @@
       const G = new Float64Array(size);
       for (let t = 0; t < size; t++) G[t] = M[t] - this.S[t] + Y[t] / mu;
       // singular value thresholding D_{1/mu}(G)
-      const tau = 1 / mu, { values, U, V } = numerics().svd(G, n, n);
+      const tau = 1 / mu, { values, V } = numerics().svd(G, n, n, { vectors: "right" });
       let rank = 0;
       while (rank < n && values[rank] > tau) rank++;
-      const L = new Float64Array(size), shrunk = new Float64Array(rank);
+      const L = new Float64Array(size), shrunk = new Float64Array(rank), Gv = new Float64Array(n);
       for (let k = 0; k < rank; k++) {
-        const c = (shrunk[k] = values[k] - tau), u = k * n, v = k * n;
+        shrunk[k] = values[k] - tau;
+        // (sigma_k - tau) u_k = (1 - tau / sigma_k) G v_k
+        const v = k * n, c = 1 - tau / values[k];
         for (let i = 0; i < n; i++) {
-          const a = U[u + i] * c;
+          let t = 0;
+          for (let j = 0; j < n; j++) t += G[i * n + j] * V[v + j];
+          Gv[i] = c * t;
+        }
+        for (let i = 0; i < n; i++) {
+          const a = Gv[i];
           if (a === 0) continue;
           for (let j = 0; j < n; j++) L[i * n + j] += a * V[v + j];
         }

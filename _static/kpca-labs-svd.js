@@ -73,7 +73,7 @@
         }
         e[j] = A[cj + k]; // the k-th row, for the row reflection
       }
-      if (k < nct) for (let i = k; i < m; i++) U[ck + i] = A[ck + i];
+      if (U && k < nct) for (let i = k; i < m; i++) U[ck + i] = A[ck + i];
       if (k < nrt) {
         let norm = 0;
         for (let i = k + 1; i < n; i++) norm = hypot(norm, e[i]);
@@ -103,7 +103,27 @@
     if (m < p) s[p - 1] = 0;
     if (nrt + 1 < p) e[nrt] = A[(p - 1) * m + nrt];
     e[p - 1] = 0;
-    // U from its reflections, last first
+    if (U) generateU(m, n, nct, s, U);
+    // V from its reflections, last first
+    for (let k = n - 1; k >= 0; k--) {
+      const ck = k * n;
+      if (k < nrt && e[k] !== 0) {
+        for (let j = k + 1; j < n; j++) {
+          const cj = j * n;
+          let t = 0;
+          for (let i = k + 1; i < n; i++) t += V[ck + i] * V[cj + i];
+          t = -t / V[ck + k + 1];
+          for (let i = k + 1; i < n; i++) V[cj + i] += t * V[ck + i];
+        }
+      }
+      V.fill(0, ck, ck + n);
+      V[ck + k] = 1;
+    }
+    return p;
+  }
+
+  /** U from the reflections of the columns, stored in it by bidiagonalise, last first. */
+  function generateU(m, n, nct, s, U) {
     for (let j = nct; j < n; j++) {
       U.fill(0, j * m, j * m + m);
       U[j * m + j] = 1;
@@ -126,22 +146,6 @@
         U[ck + k] = 1;
       }
     }
-    // V likewise
-    for (let k = n - 1; k >= 0; k--) {
-      const ck = k * n;
-      if (k < nrt && e[k] !== 0) {
-        for (let j = k + 1; j < n; j++) {
-          const cj = j * n;
-          let t = 0;
-          for (let i = k + 1; i < n; i++) t += V[ck + i] * V[cj + i];
-          t = -t / V[ck + k + 1];
-          for (let i = k + 1; i < n; i++) V[cj + i] += t * V[ck + i];
-        }
-      }
-      V.fill(0, ck, ck + n);
-      V[ck + k] = 1;
-    }
-    return p;
   }
 
   /** One implicit shifted QR step on the bidiagonal block k .. p - 1 (Golub and Kahan's zero chasing). */
@@ -173,7 +177,7 @@
       s[j + 1] = -sn * e[j] + cs * s[j + 1];
       g = sn * e[j + 1];
       e[j + 1] = cs * e[j + 1];
-      if (j < m - 1) rotate(U, m, j, j + 1, cs, sn);
+      if (U && j < m - 1) rotate(U, m, j, j + 1, cs, sn);
     }
     e[p - 2] = f;
   }
@@ -182,14 +186,17 @@
    * The thin SVD A = U diag(values) V^T of the row-major m x n matrix A
    * (m >= n; A is not modified). Returns {values (n, descending, >= 0),
    * U (m x n, column-major: column k at U[k * m]), V (n x n, column-major),
-   * sweeps (the QR steps taken)}.
+   * sweeps (the QR steps taken)}. With options.vectors = "right", U is not
+   * computed (null), which saves about a third of the work: A V gives the
+   * columns U diag(values) when they are needed.
    */
-  function svd(A, m, n) {
+  function svd(A, m, n, options) {
     if (!(m >= n && n >= 1)) throw new RangeError("svd needs m >= n >= 1, got m = " + m + ", n = " + n);
     const work = new Float64Array(m * n);
     for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) work[j * m + i] = A[i * n + j];
     const s = new Float64Array(Math.min(m + 1, n)), e = new Float64Array(n);
-    const U = new Float64Array(m * n), V = new Float64Array(n * n);
+    const wantU = !(options && options.vectors === "right");
+    const U = wantU ? new Float64Array(m * n) : null, V = new Float64Array(n * n);
     let p = bidiagonalise(work, m, n, s, e, U, V);
     const last = p - 1;
     let sweeps = 0, stuck = 0;
@@ -238,7 +245,7 @@
           s[j] = t;
           f = -sn * e[j];
           e[j] = cs * e[j];
-          rotate(U, m, j, k - 1, cs, sn);
+          if (U) rotate(U, m, j, k - 1, cs, sn);
         }
       } else if (kase === 3) {
         if (++stuck > 75 * n) throw new Error("svd: no convergence");
@@ -253,7 +260,7 @@
         while (k < last && s[k] < s[k + 1]) {
           const t = s[k]; s[k] = s[k + 1]; s[k + 1] = t;
           swapColumns(V, n, k);
-          swapColumns(U, m, k);
+          if (U) swapColumns(U, m, k);
           k++;
         }
         p--;

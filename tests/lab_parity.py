@@ -13,6 +13,7 @@ the library, so their iterates differ only by round-off: 1e-10 (see
 """
 
 import shutil
+import statistics
 import warnings
 from pathlib import Path
 
@@ -419,6 +420,66 @@ def check_every_lab(page):
     page.evaluate("() => Promise.all(window.kpcaLabs.map(lab => lab.whenIdle()))")
     kinds = page.evaluate("() => window.kpcaLabs.map(lab => lab.kind)")
     return {index: (kind, CHECKS[kind](page, index)) for index, kind in enumerate(kinds)}
+
+
+# ---------------------------------------------------------------------------
+# speed as perceived
+# ---------------------------------------------------------------------------
+
+SPARSE, ROBUST = 0, 1  # their order on the appendices' page (test_labs_in_browser, bench_lab_latency)
+# (lab, name, slider index, keys) of a sweep of every slider of the appendices' labs
+APPENDIX_SWEEPS = [(SPARSE, "alpha", 0, ["ArrowLeft"] * 10 + ["ArrowRight"] * 10),
+                   (SPARSE, "q", 1, ["ArrowLeft"] * 3 + ["ArrowRight"] * 5),
+                   (ROBUST, "lambda x sqrt(n)", 0, ["ArrowRight"] * 8 + ["ArrowLeft"] * 8),
+                   (ROBUST, "rank", 1, ["ArrowRight"] * 5 + ["ArrowLeft"] * 5),
+                   (ROBUST, "corruption", 2, ["ArrowRight"] * 5 + ["ArrowLeft"] * 5)]
+
+# input event -> second animation frame after it (when the frame with the page's first
+# answer has been painted), and -> the frame after the last sweep is drawn (settled)
+LATENCY_PROBE = """([lab, index]) => {
+  const slider = window.kpcaLabs[lab].element.querySelectorAll('input[type=range]')[index];
+  window.latencies = window.latencies || [];
+  if (slider.dataset.probed) return;
+  slider.dataset.probed = '1';
+  slider.addEventListener('input', (event) => {
+    const record = { start: event.timeStamp };
+    window.latencies.push(record);
+    requestAnimationFrame(() => requestAnimationFrame(() => { record.frame = performance.now() - record.start; }));
+    // after the slider's own handler has started the move (this listener runs first)
+    setTimeout(() => window.kpcaLabs[lab].whenIdle().then(() => requestAnimationFrame(() => {
+      record.settled = performance.now() - record.start;
+    })), 0);
+  }, true);
+}"""
+
+
+def measure_latencies(page, sweeps):
+    """{slider name: [records]} for (lab, name, slider index, keys) in sweeps."""
+    results = {}
+    for lab, name, index, keys in sweeps:
+        page.evaluate(LATENCY_PROBE, [lab, index])
+        slider = page.locator(".kpca-lab").nth(lab).locator("input[type=range]").nth(index)
+        for key in keys:
+            page.evaluate("() => { window.latencies = []; }")
+            slider.focus()
+            page.keyboard.press(key)
+            page.evaluate(f"() => window.kpcaLabs[{lab}].whenIdle()")
+            page.wait_for_function("() => window.latencies.every(r => 'frame' in r && 'settled' in r)")
+            results.setdefault(name, []).extend(page.evaluate("() => window.latencies"))
+        page.locator(".kpca-lab").nth(lab).get_by_role("button", name="reset to the appendix's setting").click()
+        page.evaluate(f"() => window.kpcaLabs[{lab}].whenIdle()")
+    return results
+
+
+def latency_table(results):
+    """The medians and the worst of measure_latencies' records, one line per slider."""
+    lines = ["ms from the input event to the second animation frame (the page's first answer "
+             "painted), and to the frame after the last sweep is drawn (median, worst):"]
+    for name, records in results.items():
+        frames, settled = [r["frame"] for r in records], [r["settled"] for r in records]
+        lines.append(f"  {name:18} {len(records):3} moves | first answer {statistics.median(frames):6.0f} "
+                     f"{max(frames):6.0f} | settled {statistics.median(settled):6.0f} {max(settled):6.0f}")
+    return "\n".join(lines)
 
 
 def format_report(title, report):

@@ -38,6 +38,11 @@ from lab_parity import (
     check_pca,
     check_robust_pca,
     check_sparse_pca,
+    ROBUST,
+    SPARSE,
+    APPENDIX_SWEEPS,
+    latency_table,
+    measure_latencies,
     click_reference,
     denoising_reference,
     format_report,
@@ -312,27 +317,6 @@ def test_payload_reaches_the_page_unchanged(lab_page):
 
 # ---------------------------------------------------------------- the appendices' labs
 
-SPARSE, ROBUST = 0, 1  # their order on the appendices' page
-
-# input event -> second animation frame after it (when the frame with the page's first
-# answer has been painted), and -> the frame after the last sweep is drawn (settled)
-LATENCY_PROBE = """([lab, index]) => {
-  const slider = window.kpcaLabs[lab].element.querySelectorAll('input[type=range]')[index];
-  window.latencies = window.latencies || [];
-  if (slider.dataset.probed) return;
-  slider.dataset.probed = '1';
-  slider.addEventListener('input', (event) => {
-    const record = { start: event.timeStamp };
-    window.latencies.push(record);
-    requestAnimationFrame(() => requestAnimationFrame(() => { record.frame = performance.now() - record.start; }));
-    // after the slider's own handler has started the move (this listener runs first)
-    setTimeout(() => window.kpcaLabs[lab].whenIdle().then(() => requestAnimationFrame(() => {
-      record.settled = performance.now() - record.start;
-    })), 0);
-  }, true);
-}"""
-
-
 @pytest.fixture(scope="module")
 def appendix_server(tmp_path_factory):
     """URL of a page with appendix A's sparse PCA lab and appendix B's robust PCA lab."""
@@ -383,38 +367,9 @@ def test_appendix_labs_speed_as_perceived(appendix_page):
     """Print the ms from a slider's input event to the second animation frame (the page's answer
     drawn) and to the frame after the last sweep is drawn, per slider (median, worst)."""
     page = appendix_page.page
-    sweeps = [(SPARSE, "alpha", 0, ["ArrowLeft"] * 10 + ["ArrowRight"] * 10),
-              (SPARSE, "q", 1, ["ArrowLeft"] * 3 + ["ArrowRight"] * 5),
-              (ROBUST, "lambda x sqrt(n)", 0, ["ArrowRight"] * 8 + ["ArrowLeft"] * 8),
-              (ROBUST, "rank", 1, ["ArrowRight"] * 5 + ["ArrowLeft"] * 5),
-              (ROBUST, "corruption", 2, ["ArrowRight"] * 5 + ["ArrowLeft"] * 5)]
-    results = measure_latencies(page, sweeps)
-    lines = ["ms from the input event to the second animation frame, and to the settled drawing "
-             "(median, worst; headless Chromium):"]
-    for name, records in results.items():
-        frames, settled = [r["frame"] for r in records], [r["settled"] for r in records]
-        lines.append(f"  {name:18} {len(records):3} moves | first answer {statistics.median(frames):6.0f} "
-                     f"{max(frames):6.0f} | settled {statistics.median(settled):6.0f} {max(settled):6.0f}")
-    print("\n" + "\n".join(lines))
+    results = measure_latencies(page, APPENDIX_SWEEPS)
+    print("\n" + latency_table(results))
     assert all(len(records) > 0 for records in results.values())
-
-
-def measure_latencies(page, sweeps):
-    """{slider name: [records]} for (lab, name, slider index, keys) in sweeps."""
-    results = {}
-    for lab, name, index, keys in sweeps:
-        page.evaluate(LATENCY_PROBE, [lab, index])
-        slider = page.locator(".kpca-lab").nth(lab).locator("input[type=range]").nth(index)
-        for key in keys:
-            page.evaluate("() => { window.latencies = []; }")
-            slider.focus()
-            page.keyboard.press(key)
-            page.evaluate(f"() => window.kpcaLabs[{lab}].whenIdle()")
-            page.wait_for_function("() => window.latencies.every(r => 'frame' in r && 'settled' in r)")
-            results.setdefault(name, []).extend(page.evaluate("() => window.latencies"))
-        page.locator(".kpca-lab").nth(lab).get_by_role("button", name="reset to the appendix's setting").click()
-        page.evaluate(f"() => window.kpcaLabs[{lab}].whenIdle()")
-    return results
 
 
 def hex_rgb(colour):

@@ -122,3 +122,20 @@ test("svd: the squared singular values are the eigenvalues of A^T A", () => {
   const eigenvalues = N.symmetricEigenvalues(G, n), values = N.svd(A, m, n).values;
   for (let k = 0; k < n; k++) assert.ok(Math.abs(values[k] ** 2 - eigenvalues[k]) <= 1e-13 * eigenvalues[0]);
 });
+
+test("svd with vectors 'right': the same values and V, bit for bit, and no U", () => {
+  for (const [m, n, seed] of [[5, 5, 1], [60, 60, 2], [45, 30, 3]]) {
+    const A = randomMatrix(m, n, seed), full = N.svd(A, m, n), right = N.svd(A, m, n, { vectors: "right" });
+    assert.equal(right.U, null);
+    assert.deepEqual(Array.from(right.values), Array.from(full.values));
+    assert.deepEqual(Array.from(right.V), Array.from(full.V));
+    // A V = U diag(s): what the robust PCA lab uses instead of U
+    for (let k = 0; k < n; k++) {
+      for (let i = 0; i < m; i++) {
+        let t = 0;
+        for (let j = 0; j < n; j++) t += A[i * n + j] * right.V[k * n + j];
+        assert.ok(Math.abs(t - full.U[k * m + i] * full.values[k]) <= 20 * n * EPS * full.values[0]);
+      }
+    }
+  }
+});
