@@ -74,11 +74,16 @@
       for (let t = 0; t < nCorrupted; t++) S0[this.positions[t]] = this.signs[t];
       const M = new Float64Array(n * n);
       for (let t = 0; t < n * n; t++) M[t] = L0[t] + S0[t];
-      return { n, rank, nCorrupted, L0, S0, M, sigmaL0: sigma };
+      // M's singular values, computed once for every lambda (the panel and ||M||_2)
+      const sigmaM = numerics().svd(M, n, n, { vectors: "right" }).values;
+      return { n, rank, nCorrupted, L0, S0, M, sigmaL0: sigma, sigmaM };
     }
   }
 
-  /** One run of the inexact ALM on the n x n matrix M: step() until it returns false. */
+  /**
+   * One run of the inexact ALM on the n x n matrix M: step() until it returns
+   * false. options: tol, maxIter, rho, and sigmaM (M's singular values, if known).
+   */
   class Split {
     constructor(M, n, lam, options) {
       Object.assign(this, { n, lam, tol: options.tol, maxIter: options.maxIter, rho: options.rho });
@@ -88,7 +93,8 @@
       this.scale = scale;
       this.M = M.map((v) => v / scale);
       this.normM = frobenius(this.M);
-      this.sigmaM = numerics().svd(this.M, n, n, { vectors: "right" }).values; // of the scaled M
+      this.sigmaM = options.sigmaM ? options.sigmaM.map((v) => v / scale)
+        : numerics().svd(this.M, n, n, { vectors: "right" }).values; // of the scaled M
       const normTwo = this.sigmaM[0];
       this.Y = this.M.map((v) => v / Math.max(normTwo, 1 / lam));
       this.mu = 1.25 / normTwo;

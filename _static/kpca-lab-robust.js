@@ -66,7 +66,7 @@
       for (const v of L0) largest = Math.max(largest, Math.abs(v));
       const limit = Number((1.25 * largest).toPrecision(2)), side = Math.min(entries.width - 64, entries.cssHeight - 64);
       const axes = new C.Axes(entries, { left: 52, top: 26, width: side, height: side }, { xlim: [-limit, limit], ylim: [-limit, limit] });
-      axes.decorate({ title: "L against L₀, entry by entry", xlabel: "entry of L₀", ylabel: "entry of L found" });
+      axes.decorate({ title: "L found (up) against L₀, entry by entry", xlabel: "entry of L₀" });
       axes.clip((ctx) => {
         ctx.strokeStyle = ink.muted;
         ctx.beginPath(); ctx.moveTo(axes.x(-limit), axes.y(-limit)); ctx.lineTo(axes.x(limit), axes.y(limit)); ctx.stroke();
@@ -100,6 +100,17 @@
       });
     }
 
+    const bitmap = document.createElement("canvas");
+    bitmap.width = n;
+    bitmap.height = n;
+    /** [r, g, b] of any CSS colour (painted on the bitmap's first pixel and read back). */
+    function toRgb(colour) {
+      const context = bitmap.getContext("2d", { willReadFrequently: true });
+      context.fillStyle = colour;
+      context.fillRect(0, 0, 1, 1);
+      return Array.from(context.getImageData(0, 0, 1, 1).data.slice(0, 3));
+    }
+
     function supportColours() {
       const ink = C.ink();
       return [ink.grid, ink.strong, COLOURS.missed, COLOURS.alarm];
@@ -107,17 +118,17 @@
 
     function drawSupport() {
       const { comparison } = shown, ink = C.ink(), colours = supportColours();
-      const ctx = support.begin(), size = Math.min(support.width, 300), cell = size / n, left = 0, top = 24;
+      const ctx = support.begin(), size = Math.min(support.width, 300), left = 0, top = 24;
       ctx.font = C.TITLE_FONT;
       ctx.fillStyle = ink.text;
       ctx.textBaseline = "bottom";
       ctx.fillText("support of S (|Sᵢⱼ| > ½) against the truth", left, top - 6);
-      for (let i = 0; i < n; i++) {
-        for (let j = 0; j < n; j++) {
-          ctx.fillStyle = colours[comparison.support[i * n + j]];
-          ctx.fillRect(left + j * cell, top + i * cell, cell + 0.3, cell + 0.3);
-        }
-      }
+      // one pixel per entry, scaled up without smoothing: a square per entry
+      const image = new ImageData(n, n), rgb = colours.map(toRgb);
+      comparison.support.forEach((k, t) => { image.data.set(rgb[k], 4 * t); image.data[4 * t + 3] = 255; });
+      bitmap.getContext("2d").putImageData(image, 0, 0);
+      ctx.imageSmoothingEnabled = false;
+      ctx.drawImage(bitmap, left, top, size, size);
       ctx.strokeStyle = ink.frame;
       ctx.strokeRect(left, top, size, size);
       const labels = ["clean", "corrupted, found", "corrupted, missed", "clean, flagged"];
@@ -153,11 +164,11 @@
         problemKey = key;
       }
       return new R.Split(problem.M, n, settings.lam_factor / Math.sqrt(n),
-        { tol: payload.tol, maxIter: payload.max_iter, rho: payload.rho });
+        { tol: payload.tol, maxIter: payload.max_iter, rho: payload.rho, sigmaM: problem.sigmaM });
     }
 
     const runner = C.progressive({
-      start, step: (split) => split.step(),
+      start, step: (split) => split.step(), drawEvery: 50, // 20 drawings a second while the sweeps run
       draw: (split, done) => {
         const result = split.result();
         shown = { split, result, done, comparison: R.compare(problem, result, payload.flag) };

@@ -15,13 +15,15 @@
   /**
    * opts: start() -> job (the work of the current settings), step(job) ->
    * true while sweeps are left, draw(job, done), budget (ms per slice,
-   * default 8). Returns {move(control), whenIdle(), timings, job()}.
+   * default 8), drawEvery (ms between two drawings of unfinished sweeps,
+   * default 0: every frame; drawing costs time the sweeps could use).
+   * Returns {move(control), whenIdle(), timings, job()}.
    */
   function progressive(opts) {
-    const C = window.kpcaLabCore, budget = opts.budget || 8;
+    const C = window.kpcaLabCore, budget = opts.budget || 8, drawEvery = opts.drawEvery || 0;
     const timings = [], timer = new C.MoveTimer(timings), waiters = [];
     const channel = new MessageChannel();
-    let job = null, pending = false, pumping = false, drawRequested = false;
+    let job = null, pending = false, pumping = false, drawRequested = false, lastDraw = 0;
 
     function slice() {
       const deadline = performance.now() + budget;
@@ -32,10 +34,11 @@
       while (waiters.length) waiters.shift()();
     }
     function requestDraw() {
-      if (drawRequested) return;
+      if (drawRequested || (pending && performance.now() - lastDraw < drawEvery)) return;
       drawRequested = true;
       requestAnimationFrame(() => {
         drawRequested = false;
+        lastDraw = performance.now();
         opts.draw(job, !pending);
         if (!pending) settle();
       });
@@ -54,6 +57,7 @@
       slice();
       timer.mark("preparedMs");
       opts.draw(job, !pending);
+      lastDraw = performance.now();
       timer.mark("firstDrawMs");
       if (!pending) settle();
       else if (!pumping) {
