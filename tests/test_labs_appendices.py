@@ -1,15 +1,24 @@
 """The appendices' browser labs (kpca_lib.explorers.labs_appendices): payloads and argument checks.
 
-What the page computes from these payloads is compared with kpca_lib in
-Chromium by tests/test_labs_in_browser.py (tests/lab_parity.py).
+What the page computes from these payloads is compared with kpca_lib here
+under node (tests/js/appendices_cli.js, the labs' computing without the page)
+and in Chromium by tests/test_labs_in_browser.py (tests/lab_parity.py).
 """
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from kpca_lib import SparsePCA, robust_pca
 from kpca_lib.datasets import low_rank_plus_sparse, planted_topics
 from kpca_lib.explorers import BrowserExplorer, robust_pca_lab, sparse_pca_lab
 from kpca_lib.explorers.labs_appendices import robust_pca_draws
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_sparse_pca_lab_sends_the_planted_topics_exactly():
@@ -87,3 +96,49 @@ def test_sparse_pca_lab_rejects_bad_arguments(kwargs, error, name):
 def test_robust_pca_lab_rejects_bad_arguments(kwargs, error, name):
     with pytest.raises(error, match=name):
         robust_pca_lab(**kwargs)
+
+
+NODE = shutil.which("node")
+needs_node = pytest.mark.skipif(NODE is None, reason="node is missing: install Node.js to test the labs' JavaScript")
+
+
+def run_in_node(lab, settings):
+    request = {"kind": lab.kind, "payload": lab.payload, "settings": settings}
+    result = subprocess.run([NODE, str(ROOT / "tests" / "js" / "appendices_cli.js")], input=json.dumps(request),
+                            capture_output=True, text=True, timeout=300, check=True)
+    return json.loads(result.stdout)
+
+
+@needs_node
+def test_javascript_sparse_pca_matches_kpca_lib():
+    """The page's sweeps without the page: the same sweeps, loadings to round-off (the browser test
+    checks the page itself, tests/lab_parity.py)."""
+    lab = sparse_pca_lab()
+    X = planted_topics(n_documents=400, random_state=0).X
+    settings = [{"alpha": 3.0, "n_components": 4}, {"alpha": 0.5, "n_components": 1},
+                {"alpha": 4.1, "n_components": 4}]
+    for setting, ours in zip(settings, run_in_node(lab, settings)):
+        spca = SparsePCA(**setting).fit(X)
+        assert ours["n_iter"] == spca.n_iter_
+        np.testing.assert_allclose(np.reshape(ours["components"], (setting["n_components"], -1)),
+                                   spca.components_, rtol=0, atol=1e-10)
+        assert ours["n_nonzero"] == np.count_nonzero(spca.components_, axis=1).tolist()
+
+
+@needs_node
+def test_javascript_robust_pca_matches_kpca_lib():
+    lab = robust_pca_lab()
+    settings = [{"lam_factor": 1.0, "rank": 5, "corruption": 0.05},
+                {"lam_factor": 0.5, "rank": 10, "corruption": 0.1}]
+    A, B, positions, signs = robust_pca_draws(random_state=0)
+    for setting, ours in zip(settings, run_in_node(lab, settings)):
+        k = round(setting["corruption"] * 3600)
+        S0 = np.zeros(3600)
+        S0[positions[:k]] = signs[:k]
+        M = np.array(ours["M"]).reshape(60, 60)
+        np.testing.assert_allclose(M, A[:, : setting["rank"]] @ B[:, : setting["rank"]].T + S0.reshape(60, 60),
+                                   rtol=0, atol=1e-15)
+        fit = robust_pca(M, lam=setting["lam_factor"] / np.sqrt(60), max_iter=300, rho=1.2)
+        assert (ours["n_iter"], ours["converged"], ours["rank"]) == (fit.n_iter, fit.converged, fit.rank)
+        for name in ("L", "S"):
+            np.testing.assert_allclose(np.reshape(ours[name], (60, 60)), getattr(fit, name), rtol=0, atol=1e-10)
