@@ -64,9 +64,9 @@
       entries.begin();
       let largest = 0;
       for (const v of L0) largest = Math.max(largest, Math.abs(v));
-      const limit = Number((1.25 * largest).toPrecision(2)), side = Math.min(entries.width - 64, entries.cssHeight - 64);
+      const limit = Number((1.25 * largest).toPrecision(2)), side = Math.min(entries.width - 72, entries.cssHeight - 64);
       const axes = new C.Axes(entries, { left: 52, top: 26, width: side, height: side }, { xlim: [-limit, limit], ylim: [-limit, limit] });
-      axes.decorate({ title: "L found (up) against L₀, entry by entry", xlabel: "entry of L₀" });
+      axes.decorate({ title: "L found (up) against L₀", xlabel: "entry of L₀" });
       axes.clip((ctx) => {
         ctx.strokeStyle = ink.muted;
         ctx.beginPath(); ctx.moveTo(axes.x(-limit), axes.y(-limit)); ctx.lineTo(axes.x(limit), axes.y(limit)); ctx.stroke();
