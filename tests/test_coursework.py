@@ -34,8 +34,8 @@ def synthetic_chapter():
             new_markdown_cell(
                 "## Exercises\n\n"
                 "```{exercise}\n:label: syn-ex1\n\nShow that $2 x = 42$.\n```\n\n"
-                "```{solution} syn-ex1\n:class: dropdown\n\nThe SECRET derivation:\n\n"
-                "```{math}\n2 \\times 21 = 42\n```\n```\n\n"
+                "````{solution} syn-ex1\n:class: dropdown\n\nThe SECRET derivation:\n\n"
+                "```{math}\n2 \\times 21 = 42\n```\n````\n\n"
                 "```{exercise}\n:label: syn-ex2\n\nPrint $2 x$.\n```\n\n"
                 "```{solution-start} syn-ex2\n:class: dropdown\n```"
             ),
@@ -121,9 +121,10 @@ def test_solution_text_is_replaced_by_a_placeholder():
     assert "SECRET" not in text and "2 \\times 21" not in text
     assert "{solution" not in text
     assert text.count(ANSWER_PLACEHOLDER) == 2  # the derivation, and the remark in the gated solution
-    assert "*Your answer to exercise syn-ex1:*" in text
+    assert "*Your answer to Exercise syn-ex1:*" in text
     for label in ("syn-ex1", "syn-ex2", "syn-ex3"):
-        assert f":label: {label}\n" in text  # the exercises stay
+        assert f"**Exercise {label}**\n\n" in text  # the exercises stay (a test notebook has no numbers)
+    assert "Show that $2 x = 42$." in text and "Time it, then print $x^2$." in text
     assert "## References" in text
 
 
@@ -133,8 +134,13 @@ def test_other_cells_are_untouched():
     kept = [c for c in chapter.cells if c.cell_type == "code" and "solution" not in c.metadata.get("tags", [])]
     assert kept == [c for c in student.cells if c.cell_type == "code" and METADATA_KEY not in c.metadata]
     assert student.cells[0] == chapter.cells[0]
-    # only the markdown cell that held nothing but a directive marker is gone
-    assert len(student.cells) == len(chapter.cells) - 1
+    assert student.cells[-1] == chapter.cells[-1]
+    # one exercise per cell, each answer in a cell of its own; the cell that held nothing but a
+    # directive marker is gone
+    markdown = [c.source.splitlines()[0] for c in student.cells if c.cell_type == "markdown"]
+    assert markdown == ["# A chapter", "## Exercises", "**Exercise syn-ex1**", "*Your answer to Exercise syn-ex1:*",
+                        "**Exercise syn-ex2**", ANSWER_PLACEHOLDER, "**Exercise syn-ex3**",
+                        "*Your solution to Exercise syn-ex3:*", "## References"]
 
 
 def test_input_is_not_changed_and_the_transformation_is_idempotent():
@@ -143,7 +149,8 @@ def test_input_is_not_changed_and_the_transformation_is_idempotent():
     student = make_student_notebook(chapter, name="syn.ipynb")
     assert chapter == before
     assert make_student_notebook(student, name="other.ipynb") == student
-    assert student.metadata[METADATA_KEY] == {"source": "syn.ipynb"}
+    assert set(student.metadata[METADATA_KEY]) == {"source", "version"}
+    assert student.metadata[METADATA_KEY]["source"] == "syn.ipynb"
 
 
 @pytest.mark.parametrize(
