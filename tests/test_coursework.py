@@ -426,3 +426,67 @@ def test_the_instructor_guide_shows_outputs_of_the_current_chapters():
               for number, cell in enumerate(code) if cell.metadata.get(METADATA_KEY, {}).get("graded")]
     bob = re.search(r"FAIL  bob/01_pca\.ipynb  (.*)", guide)[1]
     assert re.findall(r"Cell \d+ \(exercise [^)]+\)", bob) == graded
+
+
+# ---------------------------------------------------------------- the book without solutions
+
+TINY_CONFIG = """title: Tiny
+author: t
+only_build_toc_files: true
+execute:
+  execute_notebooks: "off"
+parse:
+  myst_enable_extensions: [colon_fence, dollarmath, amsmath]
+sphinx:
+  extra_extensions: [sphinx_exercise]
+  local_extensions:
+    remove_solutions: _ext
+"""
+TINY_TOC = """format: jb-book
+root: intro
+parts:
+  - caption: Chapters
+    chapters:
+      - file: chapters/07_syn
+  - caption: For instructors
+    chapters:
+      - file: instructor_guide
+"""
+
+
+def test_the_book_without_solutions_drops_the_guide_and_serves_the_student_notebook(tmp_path):
+    # a tiny book (two pages and a chapter, not executed) built as the real one is, with the extension
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    (tmp_path / "_ext").mkdir()
+    shutil.copy(CHAPTERS.parent / "_ext" / "remove_solutions.py", tmp_path / "_ext")
+    (tmp_path / "_config.yml").write_text(TINY_CONFIG)
+    (tmp_path / "_toc.yml").write_text(TINY_TOC)
+    (tmp_path / "intro.md").write_text("# Intro\n\nHello.\n")
+    (tmp_path / "instructor_guide.md").write_text("# For instructors\n\nGrading notes.\n")
+    (tmp_path / "chapters").mkdir()
+    chapter = graded_chapter()
+    chapter.cells[0].source = "# Chapter seven\n\nSome text."
+    nbformat.write(chapter, tmp_path / "chapters" / "07_syn.ipynb")
+    environment = {**os.environ, "KPCA_REMOVE_SOLUTIONS": "1",
+                   "PYTHONPATH": str(CHAPTERS.parent)}
+    done = subprocess.run([str(Path(sys.executable).parent / "jupyter-book"), "build", ".", "-W", "--keep-going"],
+                          cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    html = tmp_path / "_build" / "html"
+    assert not (html / "instructor_guide.html").exists()
+    pages = {path: path.read_text() for path in html.rglob("*.html")}
+    assert not any("instructor_guide" in text or "For instructors" in text for text in pages.values())
+    # every download link of every page leads to a file; the chapter's is its student version
+    for path, text in pages.items():
+        for link in re.findall(r'href="([^"]*_sources/[^"]*)"', text):
+            assert (path.parent / link).resolve().is_file(), (path, link)
+    page = pages[html / "chapters" / "07_syn.html"]
+    assert 'href="../_sources/chapters/07_syn.ipynb"' in page and "SECRET" not in page
+    served = nbformat.read(html / "_sources" / "chapters" / "07_syn.ipynb", as_version=4)
+    assert served == make_student_notebook(chapter, name="07_syn.ipynb")
+    text = nbformat.writes(served)
+    assert "SECRET" not in text and "hidden check" not in text and "**Exercise 7.1**" in text
