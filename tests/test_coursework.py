@@ -281,15 +281,16 @@ def test_malformed_hidden_checks_give_clear_errors(cells, message):
 def test_check_lists_hidden_checks_and_flags_exercises_without(capsys):
     assert main(["check", str(CHAPTERS)]) == 0
     out = capsys.readouterr().out
-    assert "  ch1-ex3: graded, 1 hidden check\n  ch1-ex4: graded, 1 hidden check\n  ch1-ex5: graded, 1 hidden check\n" in out
+    assert ("  Exercise 1.3 (ch1-ex3): graded, 1 hidden check\n  Exercise 1.4 (ch1-ex4): graded, 1 hidden check\n"
+            "  Exercise 1.5 (ch1-ex5): graded, 1 hidden check\n") in out
     for path in ALL_CHAPTERS:
         assert str(path) in out
     # every graded exercise of every chapter is listed once, with or without hidden check
-    listed = re.findall(r"^  (ch\w+-ex\d+): graded", out, flags=re.MULTILINE)
+    listed = re.findall(r"^  Exercise \w\.\d+ \((ch\w+-ex\d+)\): graded", out, flags=re.MULTILINE)
     coded = [label for path in ALL_CHAPTERS
              for label in dict.fromkeys(re.findall(r"\{solution-start\} (\S+)", all_text(nbformat.read(path, 4))))]
     assert listed == coded
-    unprotected = re.findall(r"^  (\S+): graded by its visible output only: NO hidden check", out, flags=re.MULTILINE)
+    unprotected = re.findall(r"^  (.+): graded by its visible output only: NO hidden check", out, flags=re.MULTILINE)
     assert main(["check", str(CHAPTERS), "--strict"]) == (1 if unprotected else 0)
 
 

@@ -46,18 +46,26 @@ def make_student_notebook(nb, name="notebook", book=None):
         the same notebook, so the function is idempotent).
     name : str, default="notebook"
         The notebook's file name, recorded in the metadata (``grade`` finds the
-        reference notebook by it) and used in error messages.
+        reference notebook by it), which gives the chapter's number, and used
+        in error messages.
+    book : coursework.authoring.myst_markdown.BookIndex, optional
+        What references resolve to (:func:`.handout.book_index`); by default,
+        the chapter's own numbers and titles only.
 
     Returns
     -------
     student : nbformat.NotebookNode
-        Solution code cells stubbed (graded ones keep their reference outputs
-        and start with ``# NBVAL_CHECK_OUTPUT``; the stub of an exercise with
-        hidden checks keeps the signatures and docstrings of its functions and
-        its visible check), hidden checks removed, solution text replaced by
-        "Write your answer here.", markdown cells left empty removed, every
+        The text in Jupyter Markdown with the book's numbers, each exercise
+        statement in a cell of its own (:mod:`.handout`); solution code cells
+        stubbed (graded ones keep their reference outputs and start with
+        ``# NBVAL_CHECK_OUTPUT``; the stub of an exercise with hidden checks
+        keeps the signatures and docstrings of its functions and its visible
+        check), hidden checks removed, solution text replaced by answer cells
+        ("Write your answer here.", metadata ``kpca_coursework: {exercise,
+        number, written: true}``), markdown cells left empty removed, every
         other cell unchanged. Each solution cell carries the metadata
-        ``kpca_coursework: {exercise, part, graded}``.
+        ``kpca_coursework: {exercise, part, graded}``; the notebook,
+        ``kpca_coursework: {source, exercises, version}``.
 
     Raises
     ------
@@ -74,10 +82,13 @@ def make_student_notebook(nb, name="notebook", book=None):
     >>> nb = nbformat.v4.new_notebook(cells=[
     ...     nbformat.v4.new_markdown_cell("```{solution} ex1\\n:class: dropdown\\n\\nBecause.\\n```"),
     ... ])
-    >>> print(make_student_notebook(nb).cells[0].source)
-    *Your answer to exercise ex1:*
+    >>> answer = make_student_notebook(nb, name="07_syn.ipynb").cells[0]
+    >>> print(answer.source)
+    *Your answer to Exercise ex1:*
     <BLANKLINE>
     Write your answer here.
+    >>> answer.metadata["kpca_coursework"]
+    {'exercise': 'ex1', 'number': None, 'written': True}
     """
     if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
         raise TypeError(f"nb must be a notebook read with nbformat, got {type(nb).__name__}")
