@@ -113,7 +113,7 @@ def main():
     """Print every captured output of the guide; see the module docstring."""
     print("## 1. make-student and check\n")
     run(f"{PYTHON} -m coursework make-student chapters/ student_notebooks/")
-    run("ls -A student_notebooks/ student_notebooks/.expected/")
+    run("ls student_notebooks/.expected/")
     run(f"{PYTHON} -m coursework check chapters/")
     print("## 3. the student package\n")
     shutil.rmtree(ROOT / "dist", ignore_errors=True)
@@ -157,6 +157,9 @@ def main():
         "--expected student_notebooks/.expected")
     run(f"{PYTHON} -m coursework self-check course/submissions/alice/01_pca.ipynb "
         "--expected student_notebooks/.expected")
+    print("## what plain nbval says of Carol's saved notebook (not in the guide: it compares her own outputs)\n")
+    run(f"{PYTHON} -m pytest -p no:cacheprovider --color=no -q --nbval-lax "
+        "course/submissions/carol/01_pca.ipynb | tail -1")
 
 
 if __name__ == "__main__":

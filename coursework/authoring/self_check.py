@@ -138,7 +138,7 @@ def _reason(text):
     if "Cell outputs differ" in text or "mismatch" in text:
         lines = text.splitlines()
         start = next((i for i, line in enumerate(lines) if "assert reference_output" in line), None)
-        diff = [line for line in lines[start:] if line.strip().startswith(("- ", "+ ", "? "))] if start else []
+        diff = [line for line in lines[start:] if line.strip().startswith(("- ", "+ "))] if start else []
         shown = "\n".join(f"        {line.strip()}" for line in diff[:12])
         return "output differs from the expected output" + (
             "\n        (+ expected, - yours)\n" + shown if shown else "")
