@@ -29,7 +29,7 @@ Show (4.1).
 import re
 from dataclasses import dataclass, field
 
-from .exercises import _ANY_FENCE, _DIRECTIVE_FENCE, _OPTION, _closes, chapter_token, exercise_numbers
+from .exercises import _ANY_FENCE, _DIRECTIVE_FENCE, _OPTION, _closes, chapter_token
 
 __all__ = ["BookIndex", "to_markdown", "exercise_blocks", "equation_numbers", "chapter_index",
            "read_citations"]
