@@ -1,12 +1,16 @@
 """Coursework from the book's notebooks: student versions, and grading that cannot be fooled.
 
 The chapters are the single source of every exercise (the convention is in
-:mod:`coursework.authoring.exercises` and in the instructor guide). Three commands,
-``python -m coursework make-student|check|grade`` (see ``--help``):
+:mod:`coursework.authoring.exercises` and in the instructor guide). Four commands,
+``python -m coursework make-student|check|self-check|grade`` (see ``--help``):
 
 * ``make-student`` writes the student version of each chapter
-  (:mod:`coursework.authoring.student`): solution cells stubbed, hidden checks removed,
-  solution text replaced by a placeholder;
+  (:mod:`coursework.authoring.student`): the text in Jupyter Markdown with the
+  book's numbers, one exercise per cell, solution cells stubbed, hidden checks
+  removed, solution text replaced by answer cells, and a read-only copy of the
+  expected visible outputs;
+* ``self-check`` lets a student compare a notebook with that copy
+  (:mod:`coursework.authoring.self_check`), on any system;
 * ``check`` lists each chapter's exercises and says which graded exercises
   lack a hidden check (:mod:`coursework.authoring.check`);
 * ``grade`` grades a folder of submissions with nbval (:mod:`coursework.grading.session`):

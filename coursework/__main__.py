@@ -36,6 +36,7 @@ def _parser():
     )
     check.add_argument("chapters", help="a notebook or a folder of them, e.g. chapters/")
     check.add_argument("--strict", action="store_true", help="fail when a graded exercise has no hidden check")
+    _add_self_check(commands)
     grade = commands.add_parser("grade", help="grade a folder of submissions", description=_GRADE_HELP)
     grade.add_argument("submissions", help="a notebook or a folder of them (searched recursively)")
     grade.add_argument("--reference", default="chapters",
@@ -63,6 +64,23 @@ def _parser():
     return parser
 
 
+def _add_self_check(commands):
+    self_check = commands.add_parser(
+        "self-check", help="check your notebook against the handout's expected outputs (students)",
+        description="Run a student notebook as the grader does and compare each graded cell with the "
+                    "read-only copy of the expected outputs that make-student wrote (.expected/), not with "
+                    "the outputs saved in the notebook. Visible checks only; no sandbox (works without "
+                    "bubblewrap, on macOS and Windows too). Exit status: 0 all passed, 1 something "
+                    "failed, 2 the check could not run.",
+    )
+    self_check.add_argument("notebook", help="your notebook, e.g. student_notebooks/01_pca.ipynb")
+    self_check.add_argument("--expected", default=None,
+                            help="the .expected folder of the student notebooks (default: .expected/ beside "
+                                 "the notebook, else student_notebooks/.expected/)")
+    self_check.add_argument("--timeout", type=float, default=300,
+                            help="seconds allowed per cell (default: 300)")
+
+
 def _grade(args):
     from .isolation.limits import Limits
     from .grading.session import grade
@@ -85,9 +103,9 @@ def _grade(args):
 
 def main(argv=None):
     """The command line; returns the exit status (2: the grader itself could not run)."""
-    from .isolation.nbval_runner import skip_slow_optional_imports
-
-    skip_slow_optional_imports()
+    # what coursework.isolation.nbval_runner.skip_slow_optional_imports does, without importing
+    # that module (it needs `resource`, which Windows lacks, and self-check runs there too)
+    sys.modules.setdefault("rfc3987_syntax", None)
     parser = _parser()
     args = parser.parse_args(argv)
     try:
@@ -97,6 +115,10 @@ def main(argv=None):
             for target, n_graded, n_solutions in make_student(args.source, args.destination):
                 print(f"wrote {target}  ({n_graded} graded cells of {n_solutions} solution cells)")
             return 0
+        if args.command == "self-check":
+            from .authoring.self_check import self_check
+
+            return self_check(args.notebook, args.expected, timeout=args.timeout)
         if args.command == "check":
             from .authoring.check import check
 

@@ -510,12 +510,24 @@ def test_exercises_are_numbered_per_chapter_as_the_grader_numbers_them(book):
 
 
 def test_equations_are_numbered_per_chapter(book):
+    """(5.1), (5.2), ... in page order, and the handouts number them as the book does
+    (coursework.authoring.myst_markdown.equation_numbers)."""
+    import nbformat
+
     from coursework.authoring.exercises import chapter_token
+    from coursework.authoring.myst_markdown import equation_numbers
 
     for notebook in CHAPTER_NOTEBOOKS:
         token = chapter_token(notebook.name)
-        numbers = [number for _, number in EQUATION_NUMBER.findall(chapter_html(book, notebook))]
+        found = EQUATION_NUMBER.findall(chapter_html(book, notebook))
+        numbers = [number for _, number in found]
         assert numbers == [f"{token}.{k}" for k in range(1, len(numbers) + 1)], notebook.name
+        handout = equation_numbers(nbformat.read(notebook, as_version=4), notebook.name)
+        assert len(handout) == len(numbers), (notebook.name, len(handout), len(numbers))
+        shown = dict(found)
+        labelled = {label: number for label, number in handout.items() if f"equation-{label}" in shown}
+        assert labelled and all(shown[f"equation-{label}"] == number
+                                for label, number in labelled.items()), notebook.name
     chapter_5 = EQUATION_NUMBER.findall(chapter_html(book, ROOT / "chapters" / "05_preimages_denoising.ipynb"))
     assert len(chapter_5) > 5 and chapter_5[0][1] == "5.1"
     # pages outside the chapters are numbered on their own, without a chapter token
