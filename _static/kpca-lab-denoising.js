@@ -253,6 +253,13 @@
       this.channel.port2.postMessage(null);
     }
 
+    /** pump(), once the first drawing of a new setting is painted (no long task before the paint). */
+    pumpAfterPaint() {
+      if (this.pumping) return;
+      this.pumping = true;
+      requestAnimationFrame(() => this.channel.port2.postMessage(null));
+    }
+
     settleIfDone() {
       if (this.heavyPending || this.pumping) return;
       this.timer.mark("settledMs");
@@ -275,7 +282,7 @@
       timer.mark("firstDrawMs");
       if (run.t >= settings.n_iter || run.finished) timer.mark("shownMs");
       if (this.current.entry.kwokTsang) timer.mark("kwokTsangMs"); // cached with its run
-      this.pump(); // what is left: iterations beyond the slider's, the mean-shift run
+      this.pumpAfterPaint(); // what is left: baselines, Kwok–Tsang, the iterations, the mean-shift run
     }
 
     // --------------------------------------------------------------- moves
