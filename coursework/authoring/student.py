@@ -31,6 +31,7 @@ import nbformat
 
 from .exercises import (METADATA_KEY, SOLUTION_TAG,
                         solution_cells, strip_solution_text)
+from .points import annotate_student
 from .stubs import function_stub, plain_stub
 
 __all__ = ["make_student_notebook", "make_student", "notebooks_in"]
@@ -100,6 +101,7 @@ def make_student_notebook(nb, name="notebook"):
             _stub_cell(cell, role, role.exercise in with_hidden_checks)
         cells.append(cell)
     student.cells = cells
+    annotate_student(nb, student)  # each exercise's points, for the handout
     previous = nb.metadata.get(METADATA_KEY)
     source = previous.get("source", name) if isinstance(previous, dict) else name
     student.metadata[METADATA_KEY] = {"source": source}
