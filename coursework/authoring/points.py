@@ -82,8 +82,8 @@ def declared(cell, key, where):
 def annotate_student(chapter, student):
     """Carry the points into a student version, in place: make-student's only grading step.
 
-    Each stub's ``kpca_coursework`` (on the first part of a graded exercise)
-    gets ``"points"``: those its chapter cell (same cell id) declares.
+    The first graded stub of each exercise gets ``"points"`` in its
+    ``kpca_coursework``: those its chapter cell (same cell id) declares.
 
     Parameters
     ----------
@@ -93,7 +93,10 @@ def annotate_student(chapter, student):
     from .exercises import METADATA_KEY
 
     by_id = {cell.get("id"): cell for cell in chapter.cells if cell.get("id")}
+    seen = set()
     for cell in student.cells:
         source, info = by_id.get(cell.get("id")), cell.metadata.get(METADATA_KEY)
-        if source is not None and isinstance(info, dict) and info.get("part") == 0 and info.get("graded"):
-            info["points"] = declared(source, POINTS_KEY, f"cell {cell.get('id')}")
+        if source is None or not isinstance(info, dict) or not info.get("graded") or info.get("exercise") in seen:
+            continue
+        seen.add(info.get("exercise"))
+        info["points"] = declared(source, POINTS_KEY, f"cell {cell.get('id')}")

@@ -15,7 +15,7 @@ from pathlib import Path
 import nbformat
 
 from ..authoring.exercises import exercise_numbers, solution_cells
-from ..authoring.points import POINTS_KEY, SHARE_KEY, declared
+from ..authoring.points import DEFAULT_POINTS, POINTS_KEY, SHARE_KEY, declared
 
 __all__ = ["Expected", "HiddenCheck", "Reference", "extract_reference", "load_references", "check_key",
            "exercise_places"]
@@ -175,6 +175,8 @@ def _describe_exercises(reference, nb, name):
         reference.numbers = exercise_numbers(nb, name)
     except ValueError:  # a file name without a chapter number: the labels name the exercises
         reference.numbers = {}
+    for label, _ in reference.hidden:  # an exercise checked by hidden checks alone
+        reference.points.setdefault(label, DEFAULT_POINTS)
     reference.headings, derivations = exercise_places(nb)
     graded = {label for label, _ in [*reference.graded, *reference.hidden]}
     for label, index in derivations.items():

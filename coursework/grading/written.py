@@ -18,6 +18,9 @@ import csv
 import re
 from pathlib import Path
 
+import nbformat
+
+from ..authoring.student import make_student_notebook
 from ..authoring.exercises import ANSWER_PLACEHOLDER, METADATA_KEY
 from .reference import load_references
 from .report import csv_cell, shown_name, student_of
@@ -36,7 +39,7 @@ def _cell_text(cell):
     return cell.source.rstrip()
 
 
-def written_answers(nb, labels):
+def written_answers(nb, labels, handout_ids=None):
     """Each written answer of a student notebook: ``{label: text}`` for the labels found.
 
     Parameters
@@ -46,6 +49,10 @@ def written_answers(nb, labels):
     labels : dict
         The derivations' labels, each mapped to its book number (``"1.2"``) or None:
         an answer line may use either.
+    handout_ids : set of str, optional
+        The cell ids of the handed-out notebook: an answer goes on into the
+        cells the student added (ids not in it), and stops at a cell of the
+        handout. Without them, it stops at any code cell.
 
     Returns
     -------
@@ -62,9 +69,11 @@ def written_answers(nb, labels):
             answers[current] = text or "(no answer)"
 
     for cell in nb.cells:
-        if cell.cell_type == "code" and METADATA_KEY in cell.metadata:
+        handed_out = cell.cell_type == "code" if handout_ids is None else cell.get("id") in handout_ids
+        if handed_out or (cell.cell_type == "code" and METADATA_KEY in cell.metadata):
             close()
             current, parts = None, []
+        if cell.cell_type == "code" and (handed_out or METADATA_KEY in cell.metadata):
             continue
         lines, kept = (cell.source.split("\n") if cell.cell_type == "markdown" else []), []
         for line in lines:
@@ -104,7 +113,7 @@ def export_written(submissions, reference, destination):
     """
     references = load_references(reference)
     found = find_submissions(submissions)
-    per_chapter = {}
+    per_chapter, handouts = {}, {}
     for path in found.notebooks:
         try:
             nb = read_submission(path)
@@ -113,7 +122,10 @@ def export_written(submissions, reference, destination):
             continue
         labels = {label: chapter.numbers.get(label) for label in chapter.written}
         student = student_of(path, found.base) if path != found.base else shown_name(path.absolute().parent.name)
-        per_chapter.setdefault(chapter.name, {})[student] = written_answers(nb, labels)
+        if chapter.name not in handouts:
+            source = nbformat.read(Path(reference) / chapter.name, as_version=4)
+            handouts[chapter.name] = {cell.get("id") for cell in make_student_notebook(source, chapter.name).cells}
+        per_chapter.setdefault(chapter.name, {})[student] = written_answers(nb, labels, handouts[chapter.name])
     written = []
     for name, answers in sorted(per_chapter.items()):
         _write_chapter(destination, references[name], answers)
