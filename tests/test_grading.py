@@ -556,7 +556,7 @@ def test_bad_metadata_and_unreadable_files_get_one_line_each(runs):
         "file name, got \"x\""))
     assert attacks_run.verdict("j_metadata_list/syn.ipynb") == ("FAIL", (
         "malformed metadata in Cell 1: kpca_coursework must hold 'exercise' (text) and 'part' "
-        "(a whole number), got {\"exercise\": [\"syn-ex1\"], \"graded\": true, \"part\": 0}"))
+        "(a whole number), got {\"exercise\": [\"syn-ex1\"], \"graded\": true, \"part\": 0, \"points..."))
     verdict, reasons = attacks_run.verdict("k_not_json/syn.ipynb")
     assert verdict == "FAIL" and reasons.startswith("not a readable notebook (NotJSONError")
     assert attacks_run.verdict("c_names/new\\nline.ipynb")[0] == "FAIL"

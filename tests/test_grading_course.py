@@ -318,3 +318,39 @@ def test_written_answers_are_exported_per_exercise_and_their_points_added(course
     with open(tmp_path / "written" / "hand-points.csv", newline="") as file:
         assert list(csv.reader(file)) == [["student", "exercise", "points", "comment"],
                                           ["ada", "syn-ex0", "", ""], ["bea", "syn-ex0", "", ""]]
+
+
+# ---------------------------------------------------------------- the environment
+
+
+def test_the_precheck_imports_every_module_the_chapters_import(tmp_path):
+    from coursework.grading.precheck import chapter_imports, probe_source
+
+    chapter = graded_chapter()
+    chapter.cells[1].source = ("%matplotlib inline\nimport numpy as np, os.path\nfrom scipy.linalg import eigh\n"
+                               "from . import nothing\n!ls\nx = 21")
+    chapter.cells.append(new_code_cell("def broken(:\n    import not_parsed"))
+    nbformat.write(chapter, tmp_path / "07_syn.ipynb")
+    assert chapter_imports(tmp_path) == ["kpca_lib", "numpy", "os", "scipy"]
+    with pytest.raises(ImportError) as error:
+        exec(probe_source(["json", "kpca_no_such_module"]), {})
+    assert str(error.value) == "kpca_no_such_module (ModuleNotFoundError: No module named 'kpca_no_such_module')"
+    exec(probe_source(["json"]), {})
+
+
+def test_a_bubblewrap_that_fails_is_not_told_to_be_installed(tmp_path, monkeypatch):
+    from coursework.isolation.sandbox import GraderError, choose_isolation
+
+    fake = tmp_path / "bwrap"
+    fake.write_text("#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    with pytest.raises(GraderError) as error:
+        choose_isolation(True)
+    assert "bubblewrap cannot make a sandbox here: bwrap: setting up uid map: Permission denied" in str(error.value)
+    assert "install bubblewrap" not in str(error.value)
+    if os.geteuid() == 0:  # without --sandbox, root falls back to a user of the kernel's own, if it can run Python
+        try:
+            assert choose_isolation(False).mode == "user"
+        except GraderError as fallback:
+            assert "make bubblewrap work" in str(fallback) and "install bubblewrap" not in str(fallback)

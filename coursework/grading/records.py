@@ -102,8 +102,10 @@ class Records:
         if self.gradebook:
             write_gradebook(self.gradebook, merge(old_rows, rows + missing, columns), columns)
             print(f"gradebook: {self.gradebook}", file=stream)
-        for row in missing:
-            print(f"missing: {row['student']} has no notebook of {row['chapter']}", file=stream)
+        earlier = {(row["student"], row["chapter"]) for row in old_rows if row["status"] != "missing"}
+        for row in missing:  # a student graded in an earlier run keeps that grade, and is not missing
+            if (row["student"], row["chapter"]) not in earlier:
+                print(f"missing: {row['student']} has no notebook of {row['chapter']}", file=stream)
         if self.feedback:
             print(f"feedback: {self.feedback}/<student>/<chapter>.md", file=stream)
 
