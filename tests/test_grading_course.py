@@ -243,6 +243,8 @@ def test_gradebook_statuses_missing_work_regrading_and_hand_points(course, tmp_p
     (tmp_path / "s" / "ada" / "submitted.txt").write_text("2025-12-31T12:00:00+00:00\n")
     records.keep(first, references, open(os.devnull, "w"))
     rows = gradebook_rows(book)
+    with open(book, newline="") as file:  # the exercises in the book's order, derivations included
+        assert next(csv.reader(file))[-3:] == ["syn-ex0", "syn-ex1", "syn-ex2"]
     assert rows["(points possible)"]["syn-ex1"] == "4" and rows["(points possible)"]["syn-ex0"] == "2"
     assert [(rows[s]["status"], rows[s]["points"], rows[s]["possible"]) for s in ("ada", "bea", "cy", "dee")] == [
         ("graded", "5", "7"), ("late", "2", "7"), ("error", "0", "7"), ("missing", "0", "7")]
@@ -263,6 +265,11 @@ def test_gradebook_statuses_missing_work_regrading_and_hand_points(course, tmp_p
         with pytest.raises(ValueError, match=message):
             add_hand_points(book, hand)
     assert gradebook_rows(book)["ada"]["points"] == "6.5"  # nothing written
+    # a student folder named like a formula stays text, and is the same student when graded again
+    for _ in range(2):
+        Records(book).keep([outcome(course, "=cmd", folder=tmp_path / "u")], references, open(os.devnull, "w"))
+    assert [row["student"] for row in read_gradebook(book)[0]].count("=cmd") == 1
+    assert "'=cmd" in gradebook_rows(book)
 
 
 def test_canvas_and_moodle_exports_have_their_import_columns(course, tmp_path):

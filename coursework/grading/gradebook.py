@@ -167,6 +167,10 @@ def read_gradebook(path):
     if rows and not set(FIXED_COLUMNS) <= set(rows[0]):
         raise ValueError(f"gradebook {path} is not a gradebook of this grader: its columns must start with "
                          f"{','.join(FIXED_COLUMNS)}")
+    for row in rows:  # undo csv_cell's guard against formulas, which write_gradebook puts back
+        for key, value in row.items():
+            if isinstance(value, str) and value[:1] == "'" and value[1:2] in ("=", "+", "-", "@", "\t", "\r"):
+                row[key] = value[1:]
     possible = next((row for row in rows if row["student"] == POSSIBLE_ROW), {})
     chapters = next((row for row in rows if row["student"] == CHAPTER_ROW), {})
     columns = {key: (_number(value), chapters.get(key, "")) for key, value in possible.items()

@@ -29,14 +29,18 @@ __all__ = ["chapter_imports", "probe_source", "check_environment"]
 _PROBE_SECONDS = 120
 
 
-def chapter_imports(folder):
-    """The top-level modules the chapters of ``folder`` import (``kpca_lib`` always), sorted.
+def chapter_imports(folder, names=None):
+    """The top-level modules the chapters of ``folder`` (those in ``names``, if given) import, sorted.
+
+    ``kpca_lib`` is always among them.
 
     Lines that are not Python (IPython magics, shell escapes) are skipped, and
     so is a cell that does not parse.
     """
     modules = {"kpca_lib"}
     for path in sorted(Path(folder).glob("*.ipynb")):
+        if names is not None and path.name not in names:
+            continue
         nb = nbformat.read(path, as_version=4)
         for cell in nb.cells:
             if cell.cell_type != "code":
@@ -85,7 +89,7 @@ def _problem(run):
     return "the kernel could not start" + (f": {last[0][:300]}" if last else "")
 
 
-def check_environment(reference, isolation, limits, hidden):
+def check_environment(reference, isolation, limits, hidden, chapters=None):
     """Import the chapters' modules in a kernel isolated as a submission's; GraderError if any fails.
 
     Parameters
@@ -97,13 +101,15 @@ def check_environment(reference, isolation, limits, hidden):
     limits : coursework.isolation.limits.Limits
     hidden : list of Path
         What the sandbox hides.
+    chapters : set of str, optional
+        The chapters whose imports are checked (default: every chapter of ``reference``).
 
     Raises
     ------
     coursework.isolation.sandbox.GraderError
         With the failed imports and a hint, if the probe did not pass.
     """
-    modules = chapter_imports(reference)
+    modules = chapter_imports(reference, chapters)
     notebook = new_notebook(cells=[new_code_cell(probe_source(modules))], metadata={
         "kernelspec": {"name": KERNEL_NAME, "display_name": "grader", "language": "python"}})
     with tempfile.TemporaryDirectory(prefix="kpca-precheck-", ignore_cleanup_errors=True) as root:

@@ -81,9 +81,12 @@ class Records:
         """Write the gradebook and the feedback of a run's ``outcomes``; say where on ``stream``."""
         old_rows, columns = read_gradebook(self.gradebook) if self.gradebook else ([], {})
         used = sorted({outcome.chapter for outcome in outcomes if outcome.chapter in references})
-        for chapter in used:
+        for chapter in used:  # the chapter's exercises, code and written, in the book's order
             reference = references[chapter]
-            for label, points in [*reference.points.items(), *reference.written.items()]:
+            order = list(reference.numbers)
+            exercises = sorted([*reference.points.items(), *reference.written.items()],
+                               key=lambda item: order.index(item[0]) if item[0] in order else len(order))
+            for label, points in exercises:
                 columns[label] = (points, chapter)
         rows, latest = [], {}
         for outcome in outcomes:

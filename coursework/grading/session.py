@@ -163,8 +163,10 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
     # without a cgroup or a private tmpfs the limits are weaker: say so at every run, not in the guide only
     for warning in describe_fallback(cgroup_support(), scratch_support()):
         print(f"WARNING: not bounded: {warning}", file=notes)
-    if precheck:
-        check_environment(reference, isolation, limits, [Path(reference).resolve(), Path(base).resolve()])
+    if precheck:  # the chapters the notebooks are named after; all of them if a name is no chapter's
+        names = {path.name for path in paths}
+        check_environment(reference, isolation, limits, [Path(reference).resolve(), Path(base).resolve()],
+                          names if names <= set(references) else None)
     if found.mac_leftovers:
         print(f"note: ignored {len(found.mac_leftovers)} macOS archive leftovers (__MACOSX/ folders and "
               "._* files), which are not notebooks", file=notes)
