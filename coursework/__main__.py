@@ -141,7 +141,8 @@ def _course(args):
     if args.command == "hand-points":
         from .grading.gradebook import add_hand_points
 
-        print(f"{args.gradebook}: {add_hand_points(args.gradebook, args.hand)} grades given by hand added (totals recomputed)")
+        count = add_hand_points(args.gradebook, args.hand)
+        print(f"{args.gradebook}: {count} grades given by hand added (totals recomputed)")
         return 0
     if args.command == "export":
         from .grading.gradebook import read_roster

@@ -275,8 +275,8 @@ def test_gradebook_statuses_missing_work_regrading_and_hand_points(course, tmp_p
 def test_canvas_and_moodle_exports_have_their_import_columns(course, tmp_path):
     roster = read_roster(DATA / "canvas_gradebook_export.csv")
     book = tmp_path / "gradebook.csv"
-    Records(book, roster=roster).keep([outcome(course, "alovelace", folder=tmp_path / "s")], {"07_syn.ipynb": course[2]},
-                                      open(os.devnull, "w"))
+    Records(book, roster=roster).keep([outcome(course, "alovelace", folder=tmp_path / "s")],
+                                      {"07_syn.ipynb": course[2]}, open(os.devnull, "w"))
     assert export(book, tmp_path / "canvas.csv", "canvas", roster, {"07_syn.ipynb": "Coursework 1 (40101)"}) == 2
     with open(tmp_path / "canvas.csv", newline="") as file:
         rows = list(csv.reader(file))

@@ -48,7 +48,8 @@ def chapter_7():
 
 def submissions(student, chapter):
     done = solved(student, chapter)
-    debug = with_sources(done, stubs(done)[0].source.replace("    return 2", "    print('debug', values)\n    return 2"))
+    debug = with_sources(done, stubs(done)[0].source.replace("    return 2",
+                                                              "    print('debug', values)\n    return 2"))
     partial = with_sources(done, stubs(done)[0].source.replace(
         "return 2 * np.asarray(values)", "return np.asarray([42]) if len(values) == 1 else 3 * np.asarray(values)"))
     typo = copy.deepcopy(done)

@@ -26,7 +26,7 @@ from .scores import notes
 __all__ = ["feedback_markdown"]
 
 # "Cell 12 (exercise ch1-ex3)" or "Cell 12" in an instructor's reason
-_CELL = re.compile(r"\bCell (?P<number>\d+)(?: \(exercise [^)]*\))?")
+_CELL = re.compile(r"\bCell (?P<number>\d+)(?: \((?:exercise|Exercise) [^)]*\))?")
 
 
 def _fence(text):

@@ -25,7 +25,8 @@ Columns (:data:`FIXED_COLUMNS`, then one per exercise label, code and written):
     Notebook-level problems that cost no point (an error in a scratch cell).
 
 The first two data rows, ``(points possible)`` and ``(chapter)`` in
-``student``, hold each exercise's points and the chapter it belongs to. Re-grading replaces only the rows of the notebooks graded
+``student``, hold each exercise's points and the chapter it belongs to.
+Re-grading replaces only the rows of the notebooks graded
 (and keeps their name, email and hand-given points); every other row stays.
 """
 
@@ -39,8 +40,9 @@ from pathlib import Path
 
 from .report import csv_cell
 
-__all__ = ["FIXED_COLUMNS", "POSSIBLE_ROW", "CHAPTER_ROW", "total", "read_roster", "read_gradebook", "write_gradebook", "submitted_at",
-           "parse_deadline", "identify", "merge", "add_hand_points", "TIMESTAMP_FILES"]
+__all__ = ["FIXED_COLUMNS", "POSSIBLE_ROW", "CHAPTER_ROW", "total", "read_roster", "read_gradebook",
+           "write_gradebook", "submitted_at", "parse_deadline", "identify", "merge", "add_hand_points",
+           "TIMESTAMP_FILES"]
 
 FIXED_COLUMNS = ["student", "name", "email", "chapter", "file", "status", "submitted", "points", "possible", "notes"]
 POSSIBLE_ROW = "(points possible)"

@@ -87,13 +87,24 @@ def extra_output(expected, actual):
         len(_lines(actual)) > len(wanted)
 
 
-def where(role):
-    """How a cell of the run notebook is named to the instructor."""
+def where(role, numbers=None):
+    """How a cell of the run notebook is named to the instructor (``numbers``: the book's exercise numbers).
+
+    >>> from coursework.grading.preparation import Role
+    >>> where(Role("graded", "ch1-ex3", 22), {"ch1-ex3": "1.3"})
+    'Cell 22 (Exercise 1.3, ch1-ex3)'
+    >>> where(Role("hidden", "ch1-ex3", 22, 1), {"ch1-ex3": "1.3"})
+    'hidden check 1 of Exercise 1.3 (ch1-ex3)'
+    """
     if role.kind == "setup":
         return "the grader's setup cell"
+    number = (numbers or {}).get(role.exercise)
     if role.kind == "hidden":
-        return f"hidden check {role.number} of {role.exercise}"
-    return f"Cell {role.cell}" + (f" (exercise {role.exercise})" if role.exercise else "")
+        return f"hidden check {role.number} of " + (f"Exercise {number} ({role.exercise})" if number
+                                                      else role.exercise)
+    if not role.exercise:
+        return f"Cell {role.cell}"
+    return f"Cell {role.cell} (" + (f"Exercise {number}, {role.exercise})" if number else f"exercise {role.exercise})")
 
 
 def _printable(text):
@@ -201,10 +212,10 @@ def _cell_reason(record, after_hidden=False, expected=None):
     return _printable(message.split("\n")[0][:200]) if message else "failed"
 
 
-def _notebook_reason(run, roles, limits):
+def _notebook_reason(run, roles, limits, numbers=None):
     """Why the run stopped early, or None if it finished normally."""
     def at(cell):
-        return f" (in {where(roles[cell])})" if isinstance(cell, int) and 0 <= cell < len(roles) else ""
+        return f" (in {where(roles[cell], numbers)})" if isinstance(cell, int) and 0 <= cell < len(roles) else ""
 
     for record in run.records:
         if record.get("event") == "timeout":
@@ -235,7 +246,7 @@ def interpret(plan, run, limits, reference):
     for exercise, reason in plan.problems:
         verdict.reasons.append(reason)
         verdict.exercises.setdefault(exercise, []).append(reason)
-    stopped = _notebook_reason(run, plan.roles, limits)
+    stopped = _notebook_reason(run, plan.roles, limits, reference.numbers)
     results = {}
     for record in run.events("cell"):
         if record.get("outcome") != "passed" or record.get("when") == "call":
@@ -258,9 +269,9 @@ def interpret(plan, run, limits, reference):
                         shown=number < first_hidden)
         if reason is None:
             if record is None and checked and role.exercise in verdict.exercises:
-                verdict.exercises[role.exercise].append(f"{where(role)}: not reached, {stopped}")
+                verdict.exercises[role.exercise].append(f"{where(role, reference.numbers)}: not reached, {stopped}")
             continue
-        text = f"{where(role)}: {reason}"
+        text = f"{where(role, reference.numbers)}: {reason}"
         verdict.reasons.append(text)
         if role.exercise in verdict.exercises:
             verdict.exercises[role.exercise].append(text)
