@@ -6,8 +6,10 @@ worked out by hand from the declared points and shares, not read back from the
 code. ``test_grading_course_runs.py`` grades real notebooks.
 """
 
+import copy
 import csv
 import os
+import re
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -302,7 +304,8 @@ def test_canvas_and_moodle_exports_have_their_import_columns(course, tmp_path):
 def test_written_answers_are_exported_per_exercise_and_their_points_added(course, tmp_path):
     chapter, handout, reference = course
     answered = solved(handout, chapter)
-    answer_cell = next(cell for cell in answered.cells if "Your answer to exercise syn-ex0" in cell.source)
+    answer_cell = next(cell for cell in answered.cells  # today's answer line, or one with the book's number
+                       if re.search(r"Your answer to (exercise syn-ex0|Exercise 7\.1)", cell.source))
     answer_cell.source = answer_cell.source.replace("Write your answer here.", "Since $2x = x + x$.")
     answered.cells.insert(answered.cells.index(answer_cell) + 1, new_markdown_cell("And a second paragraph."))
     ids = {cell.get("id") for cell in handout.cells}
@@ -310,6 +313,18 @@ def test_written_answers_are_exported_per_exercise_and_their_points_added(course
     assert written_answers(answered, {"syn-ex0": "7.1"}, ids) == {"syn-ex0": expected}
     assert written_answers(answered, {"syn-ex0": "7.1"}) == {"syn-ex0": expected}  # without ids: up to a code cell
     assert written_answers(handout, {"syn-ex0": "7.1"}, ids) == {"syn-ex0": "(no answer)"}
+    # a handout whose answers are cells of their own, marked by make-student, and named by the book's number
+    marked = copy.deepcopy(answered)
+    at = marked.cells.index(next(cell for cell in marked.cells if "Since $2x" in cell.source))
+    marked.cells[at].source = "Some statement of the exercise."
+    marked.cells[at].metadata.pop("kpca_coursework", None)
+    answer = new_markdown_cell("*Your answer to Exercise 7.1:*\n\nSince $2x = x + x$.",
+                               metadata={"kpca_coursework": {"exercise": "syn-ex0", "number": "7.1", "written": True}})
+    other = new_markdown_cell("Write your answer here.",
+                              metadata={"kpca_coursework": {"exercise": "syn-ex1", "number": "7.2", "written": True}})
+    marked.cells[at + 1:at + 1] = [answer]
+    marked.cells.append(other)
+    assert written_answers(marked, {"syn-ex0": "7.1"}) == {"syn-ex0": expected}
     (tmp_path / "ref").mkdir()
     nbformat.write(chapter, tmp_path / "ref" / "07_syn.ipynb")
     for student, nb in [("ada", answered), ("bea", handout)]:

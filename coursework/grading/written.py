@@ -1,11 +1,12 @@
 """Written answers (derivations), collected for grading by hand.
 
-In a student notebook, a derivation's answer goes under the line that
-make-student writes in place of its solution, ``*Your answer to exercise
-LABEL:*`` (or ``... to Exercise 1.2:``, in the book's numbering). The answer
-is the text after that line, up to the next exercise, answer line, heading
-or graded cell, including any cells the student added there (markdown, or
-code shown as code).
+In a student notebook, a derivation's answer goes in the answer cell that
+make-student writes in place of its solution: a markdown cell marked
+``kpca_coursework: {"exercise": LABEL, "written": true}``, or, in a handout
+without that mark, the text under the line ``*Your answer to exercise
+LABEL:*`` (or ``... to Exercise 1.2:``, in the book's numbering) up to the
+next exercise, answer line or heading. The answer goes on into the cells the
+student added after it (markdown, or code shown as code).
 
 :func:`export_written` writes, for each chapter, one Markdown file per
 derivation with every student's answer (``<destination>/<chapter>/<label>.md``),
@@ -70,10 +71,16 @@ def written_answers(nb, labels, handout_ids=None):
 
     for cell in nb.cells:
         handed_out = cell.cell_type == "code" if handout_ids is None else cell.get("id") in handout_ids
-        if handed_out or (cell.cell_type == "code" and METADATA_KEY in cell.metadata):
+        marked = cell.metadata.get(METADATA_KEY) if cell.cell_type == "markdown" else None
+        if handed_out or marked is not None or (cell.cell_type == "code" and METADATA_KEY in cell.metadata):
             close()
             current, parts = None, []
         if cell.cell_type == "code" and (handed_out or METADATA_KEY in cell.metadata):
+            continue
+        if isinstance(marked, dict) and marked.get("written"):  # an answer cell, as make-student marks it
+            current = marked.get("exercise") if marked.get("exercise") in labels else None
+            parts = [line for line in cell.source.split("\n") if not _ANSWER.match(line)]
+            parts = ["\n".join(parts)] if current else []
             continue
         lines, kept = (cell.source.split("\n") if cell.cell_type == "markdown" else []), []
         for line in lines:
