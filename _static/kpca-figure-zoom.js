@@ -4,7 +4,8 @@
  * element; not the labs' and explorers' own images) becomes a button: a tap, a
  * click, Enter or Space opens it full-screen in a modal <dialog>; Escape, a tap
  * anywhere or the close button closes it, and the focus goes back to the figure.
- * The figure's alt text labels the button and the enlarged image.
+ * The figure's alt text labels the button and the enlarged image. Sphinx wraps a
+ * resized image in a link to its file: the dialog replaces that link.
  */
 (function () {
   "use strict";
@@ -77,25 +78,46 @@
     img.setAttribute("role", "button");
     img.setAttribute("aria-label", label(img));
     img.setAttribute("aria-haspopup", "dialog");
-    img.addEventListener("click", function () {
-      open(img);
-    });
-    img.addEventListener("keydown", function (event) {
-      if (event.key === "Enter" || event.key === " ") {
-        event.preventDefault();
-        open(img);
-      }
-    });
+    // Sphinx links a resized image to its file: the figure itself is the one tab stop
+    var link = img.closest("a.image-reference");
+    if (link) {
+      link.setAttribute("tabindex", "-1");
+    }
+  }
+
+  // the figure an event is for: delegated from the document, so that it works even when
+  // another script re-creates the page's elements after ours have been prepared
+  function figureOf(event) {
+    var img = event.target;
+    return img && img.tagName === "IMG" && img.matches(FIGURES) && !img.closest(SKIPPED)
+      ? img : null;
   }
 
   function start() {
     document.querySelectorAll(FIGURES).forEach(prepare);
   }
 
+  document.addEventListener("click", function (event) {
+    var img = figureOf(event);
+    if (img) {
+      event.preventDefault();  // not the link to the image file around it
+      prepare(img);
+      open(img);
+    }
+  });
+  document.addEventListener("keydown", function (event) {
+    var img = figureOf(event);
+    if (img && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      open(img);
+    }
+  });
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);
   } else {
     start();
   }
+  // images of late scripts (and elements re-created by them) get their attributes too
+  window.addEventListener("load", start);
   window.kpcaFigureZoom = { open: open, close: close, prepare: prepare };
 })();

@@ -301,11 +301,13 @@ SCREEN_FACTS = """() => {
   const scrolls = display.filter(e => e.scrollWidth > e.clientWidth + 1);
   const cue = e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX)
                    && getComputedStyle(e).backgroundImage.includes('gradient');
-  // a retina PNG is drawn at its width attribute (half its pixels), others at their pixels
+  // a retina PNG is drawn at half its pixels: myst-nb writes that width as an inline
+  // style (a lab frame as a width attribute); other images are drawn at their pixels
+  const drawn = img => parseFloat(img.style.width) || parseFloat(img.getAttribute('width'))
+                       || img.naturalWidth;
   const figures = [...document.querySelectorAll('.bd-article img')]
     .filter(img => img.naturalWidth > 0 && img.closest('.cell_output, figure'))
-    .map(img => img.getBoundingClientRect().width
-                / (parseFloat(img.getAttribute('width')) || img.naturalWidth));
+    .map(img => img.getBoundingClientRect().width / drawn(img));
   return {
     pageWidth: document.documentElement.scrollWidth, width,
     displayEquations: display.length,
@@ -475,7 +477,10 @@ DESKTOP = {"width": 1280, "height": 900}
 FIGURE_FACTS = """() => [...document.querySelectorAll('.bd-article img')]
   .filter(img => img.closest('.cell_output, figure') && !img.closest('.kpca-lab, .kpca-explorer'))
   .map(img => ({
-    drawn: parseFloat(img.getAttribute('width')) || img.naturalWidth,
+    // a retina PNG's drawn width (half its pixels) is in its inline style (myst-nb)
+    drawn: parseFloat(img.style.width) || parseFloat(img.getAttribute('width')) || img.naturalWidth,
+    ratio: img.getBoundingClientRect().height / img.getBoundingClientRect().width
+           * img.naturalWidth / (img.naturalHeight || 1),
     shown: img.getBoundingClientRect().width,
     alt: (img.getAttribute('alt') || '').trim(),
     loaded: img.complete && img.naturalWidth > 0,
@@ -485,8 +490,9 @@ FIGURE_FACTS = """() => [...document.querySelectorAll('.bd-article img')]
 def test_figures_are_shown_at_their_drawn_size_with_alt_text_on_a_desktop(book, server,
                                                                           browser_context):
     """At 1280 px no figure of a chapter is shown below 0.9 of its drawn width (a retina PNG
-    is drawn at its width attribute, half its pixels), and every figure has alt text that
-    says what it shows, not a file name. Prints per page the smallest scale."""
+    is drawn at half its pixels, the width myst-nb writes in its style) nor stretched, and
+    every figure has alt text that says what it shows, not a file name. Prints per page the
+    smallest scale."""
     report = {}
     for name in book_pages(book):
         if not name.startswith("chapters/"):
@@ -502,6 +508,8 @@ def test_figures_are_shown_at_their_drawn_size_with_alt_text_on_a_desktop(book, 
         for figure, scale in zip(figures, scales):
             if scale < 0.9:
                 problems.append(f"a figure {figure['drawn']:.0f} px wide is shown at {scale:.2f}")
+            if abs(figure["ratio"] - 1) > 0.02:
+                problems.append(f"a figure is shown stretched (aspect ratio x{figure['ratio']:.2f})")
             alt = figure["alt"]
             if len(alt.split()) < 4 or re.search(r"_images/|\.(png|svg|jpe?g)$", alt):
                 problems.append(f"alt text {alt[:60]!r} does not say what the figure shows")
@@ -530,7 +538,7 @@ def test_a_figure_opens_full_screen_on_a_tap_or_enter_and_closes(server, browser
     assert is_open()
     box = dialog.bounding_box()
     assert box["width"] >= DESKTOP["width"] - 2 and box["height"] >= DESKTOP["height"] - 2
-    assert dialog.locator("img").get_attribute("src") == figure.get_attribute("src")
+    assert dialog.locator("img").evaluate("i => i.src") == figure.evaluate("i => i.src")
     enlarged = dialog.locator("img").bounding_box()["width"]
     assert enlarged > figure.bounding_box()["width"]
     # Escape closes it and gives the focus back to the figure
