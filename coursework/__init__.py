@@ -1,8 +1,8 @@
 """Coursework from the book's notebooks: student versions, and grading that cannot be fooled.
 
 The chapters are the single source of every exercise (the convention is in
-:mod:`coursework.authoring.exercises` and in the instructor guide). Four commands,
-``python -m coursework make-student|check|self-check|grade`` (see ``--help``):
+:mod:`coursework.authoring.exercises` and in the instructor guide). The commands,
+``python -m coursework make-student|check|self-check|grade|written|hand-points|export`` (see ``--help``):
 
 * ``make-student`` writes the student version of each chapter
   (:mod:`coursework.authoring.student`): the text in Jupyter Markdown with the
@@ -17,7 +17,12 @@ The chapters are the single source of every exercise (the convention is in
   graded cells restored from the reference, student-added nbval markers
   removed, hidden checks appended, each notebook run in a fresh folder (in a
   bubblewrap sandbox with ``--sandbox``) under limits on time, output, memory,
-  processes and scratch space, one line per notebook and a CSV report.
+  processes and scratch space, one line per notebook and a CSV report; with
+  ``--gradebook``, ``--feedback``, ``--roster`` and ``--deadline``, points per
+  exercise (partial credit), a gradebook and a feedback file per student;
+* ``hand-points``, ``export`` and ``written`` add points given by hand to the
+  gradebook, write it in Canvas's or Moodle's import layout, and collect the
+  written answers for grading by hand.
 
 The package has three parts, one per job: :mod:`coursework.authoring` (the
 student notebooks), :mod:`coursework.grading` (preparing and judging

@@ -98,9 +98,9 @@ def test_solution_cells_are_stubbed_and_graded_ones_keep_reference_outputs():
     student = make_student_notebook(chapter)
     stubs = solution_cells(student)
     assert [s.metadata[METADATA_KEY] for s in stubs] == [
-        {"exercise": "syn-ex2", "part": 0, "graded": True},
+        {"exercise": "syn-ex2", "part": 0, "graded": True, "points": 1},  # the default points
         {"exercise": "syn-ex3", "part": 0, "graded": False},
-        {"exercise": "syn-ex3", "part": 1, "graded": True},
+        {"exercise": "syn-ex3", "part": 1, "graded": True, "points": 1},
     ]
     for stub, solution in zip(stubs, solution_cells(chapter)):
         assert "# YOUR CODE HERE" in stub.source

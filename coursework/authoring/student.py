@@ -31,6 +31,7 @@ import nbformat
 
 from .exercises import METADATA_KEY, SOLUTION_TAG, exercise_numbers, solution_cells
 from .handout import book_index, chapter_version, markdown_cells, recorded_entry
+from .points import annotate_student
 from .stubs import function_stub, plain_stub
 
 __all__ = ["make_student_notebook", "make_student", "notebooks_in"]
@@ -113,6 +114,7 @@ def make_student_notebook(nb, name="notebook", book=None):
             stubs.append((role.exercise, role.part, cell.source, cell.outputs))
         cells.append(cell)
     student.cells = cells
+    annotate_student(nb, student)  # each exercise's points, for the handout
     entry = {"source": source}
     numbers = previous.get("exercises") or _numbers(nb, source)
     if numbers:
