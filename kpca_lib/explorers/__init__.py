@@ -17,6 +17,7 @@ module                    explorer
 ``static``                the precomputed-explorer framework (no kernel needed)
 ``explorer``              one drawing function -> live widget and static explorer
 ``labs``                  labs computed in the reader's browser, one function each
+``labs_kernel_pca``       chapter 4's kernel PCA lab, computed in the reader's browser
 ``browser``               the HTML that carries a lab's data to the page
 ========================  ==========================================================
 
@@ -31,6 +32,7 @@ from .browser import BrowserExplorer
 from .explorer import Explorer
 from .gram_spectrum import draw_gram_spectrum, gram_spectrum, gram_spectrum_explorer, squared_distance_scales
 from .labs import denoising_lab, gram_spectrum_lab, pca_lab
+from .labs_kernel_pca import kernel_pca_lab, kernel_pca_lab_data
 from .pca_direction import (
     captured_variance,
     draw_pca_direction,
@@ -82,4 +84,6 @@ __all__ = [
     "denoising_lab",
     "gram_spectrum_lab",
     "pca_lab",
+    "kernel_pca_lab",
+    "kernel_pca_lab_data",
 ]
