@@ -246,8 +246,7 @@ def test_the_denoising_page_has_the_browser_lab(server, browser_context):
 
 @pytest.mark.parametrize(
     "name, n_sliders",
-    [("chapters/03_kernels.html", 1), ("chapters/04_kernel_pca.html", 2),
-     ("chapters/A_sparse_pca.html", 2)],
+    [("chapters/03_kernels.html", 1), ("chapters/A_sparse_pca.html", 2)],
 )
 def test_explorers_of_the_other_chapters_respond_to_their_sliders(server, browser_context, name,
                                                                    n_sliders):
