@@ -21,6 +21,7 @@ can be compared on the same machine in turn. Wall-clock times: on a busy
 machine they grow with the load, so compare runs made together.
 
 Run: PYTHONPATH=. .venv/bin/python benchmarks/bench_lab_latency.py [--static DIR] [--repeats 3]
+With ``--lab kernel-pca``, chapter 4's kernel PCA lab instead (its sweep: ``lab_latency_kernel_pca.py``).
 """
 
 import argparse
@@ -36,7 +37,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from lab_parity import write_lab_page  # noqa: E402
 from test_book_in_browser import CHROMIUM, CHROMIUM_ARGS, local_server, sync_api  # noqa: E402
 
-from kpca_lib.explorers import denoising_lab  # noqa: E402
+from kpca_lib.explorers import denoising_lab, kernel_pca_lab  # noqa: E402
 
 # (control, slider index, keys): every q and sigma move is new; c moves too (its slider steps on a log scale)
 MOVES = [("q", 2, ["ArrowLeft"] * 9 + ["ArrowRight"] * 9), ("iterations", 3, ["ArrowLeft"] * 10),
@@ -104,7 +105,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--static", type=Path, default=ROOT / "_static", help="the _static directory to serve")
     parser.add_argument("--repeats", type=int, default=3, help="rounds of the moves")
+    parser.add_argument("--lab", choices=["denoising", "kernel-pca"], default="denoising", help="the lab to measure")
     args = parser.parse_args()
+    if args.lab == "kernel-pca":
+        return main_kernel_pca(args)
     with tempfile.TemporaryDirectory() as directory:
         name = write_lab_page(directory, [denoising_lab()])
         shutil.rmtree(Path(directory) / "_static")
@@ -130,6 +134,27 @@ def main():
             kwok_tsang = [r["kwokTsang"] for r in group if "kwokTsang" in r]
             print(f"{control:>10} {kind:>10} {len(group):>5} | {summary(frames)} | {summary(drawn)} | "
                   f"{summary(kwok_tsang):>16}")
+
+
+def main_kernel_pca(args):
+    """Chapter 4's kernel PCA lab: every control, as lab_latency_kernel_pca.SWEEP moves it."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from lab_latency_kernel_pca import sweep, table
+
+    with tempfile.TemporaryDirectory() as directory:
+        name = write_lab_page(directory, [kernel_pca_lab()])
+        shutil.rmtree(Path(directory) / "_static")
+        shutil.copytree(args.static, Path(directory) / "_static")
+        with local_server(directory) as url, sync_api.sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+            page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+            page.goto(url + name, wait_until="load")
+            page.wait_for_function("() => window.kpcaLabs && window.kpcaLabs.length === 1")
+            results = sweep(page, 0, args.repeats)
+            browser.close()
+    print(f"_static: {args.static}")
+    print("kernel PCA lab: ms from the input event to the second animation frame")
+    print("\n".join(table(results)))
 
 
 if __name__ == "__main__":
