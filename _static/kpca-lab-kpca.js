@@ -104,6 +104,7 @@
       const input = el("select", { id, class: "kpca-lab-select" });
       for (const [v, text] of options) input.append(el("option", { value: v, text }));
       input.value = value;
+      input.style.gridColumn = "2 / 4"; // the slider's value column too: room for "draw your own"
       input.addEventListener("change", () => onChange(input.value));
       return { row: el("div", { class: "kpca-lab-slider" }, el("label", { for: id, text: label }), input), input };
     }
