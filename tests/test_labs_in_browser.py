@@ -1,7 +1,8 @@
 """The labs that compute in the reader's browser, in real Chromium, against kpca_lib.
 
 The test writes a page holding the three labs (chapter 5's de-noising lab,
-chapter 3's Gram-spectrum lab, chapter 1's PCA lab) with the book's
+chapter 3's Gram-spectrum lab, chapter 1's PCA lab), and one holding chapter
+4's kernel PCA lab, with the book's
 ``_static/`` files linked as Jupyter Book links them, serves it on 127.0.0.1
 and opens it in headless Chromium with the launch arguments of
 ``tests/test_book_in_browser.py``. A request to any other host is blocked
