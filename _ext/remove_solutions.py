@@ -6,8 +6,13 @@ Set the environment variable ``KPCA_REMOVE_SOLUTIONS=1`` when building::
 
 Every ``{solution}`` directive and every gated solution (``{solution-start}`` to
 ``{solution-end}``: its text, code cells and their outputs) is taken out of the
-pages, and the notebook sources, which hold the solutions, are not copied into
-the HTML output.
+pages; the instructor guide (``instructor_guide.md``, with its grading examples)
+is left out of the book and of its table of contents; and the notebook that
+each chapter's download button serves (``_sources/chapters/<chapter>.ipynb``)
+is the student version of the chapter, as ``make-student`` writes it
+(:func:`coursework.make_student_notebook`: solutions stubbed, hidden checks
+removed, the text in Jupyter Markdown), so that the button works and gives
+nothing away.
 
 sphinx-exercise's own switch, ``hide_solutions: true``, is not used: in
 sphinx-exercise 1.2.1 it crashes the build on gated solutions ("departing
@@ -23,6 +28,7 @@ download, so that the grader's unseen inputs stay unseen.
 
 import json
 import os
+import sys
 from pathlib import Path
 
 from sphinx.transforms import SphinxTransform
@@ -44,39 +50,92 @@ class RemoveSolutions(SphinxTransform):
             node.parent.remove(node)
 
 
+INSTRUCTOR_GUIDE = "instructor_guide"
+
+
 def _configure(app, config):
     if config.kpca_remove_solutions:
-        # the copied notebook sources (the page's download button) hold the solutions
-        config.html_copy_source = False
         # pages can leave out what shows a solution: ```{only} not no_solutions
         app.tags.add("no_solutions")
+        _drop_instructor_guide(config)
+
+
+def _drop_instructor_guide(config):
+    """Take the instructor guide out of the table of contents (read by sphinx-external-toc
+    at config-inited, before this runs) and out of the documents read."""
+    site_map = getattr(config, "external_site_map", None)
+    if site_map is not None and INSTRUCTOR_GUIDE in site_map:
+        for docname in site_map:
+            document = site_map[docname]
+            for tree in document.subtrees:
+                tree.items = [item for item in tree.items if str(item) != INSTRUCTOR_GUIDE]
+            document.subtrees = [tree for tree in document.subtrees if tree.items]
+        del site_map[INSTRUCTOR_GUIDE]
+    config.exclude_patterns = [*config.exclude_patterns, f"{INSTRUCTOR_GUIDE}.md"]
 
 
 HIDDEN_CHECK_TAG = "hidden-check"
+
+
+def _copied_notebooks(outdir):
+    for path in sorted(Path(outdir).rglob("*")):
+        if path.is_file() and (path.name.endswith(".ipynb") or path.name.endswith(".ipynb.txt")):
+            try:
+                nb = json.loads(path.read_text(encoding="utf-8"))
+            except ValueError:
+                continue
+            if isinstance(nb, dict) and isinstance(nb.get("cells"), list):
+                yield path, nb
 
 
 def strip_hidden_checks(app, exception):
     """Remove the hidden-check cells from every notebook copied into the HTML output."""
     if exception is not None:
         return
-    for path in Path(app.outdir).rglob("*"):
-        if not (path.name.endswith(".ipynb") or path.name.endswith(".ipynb.txt")) or not path.is_file():
-            continue
-        try:
-            nb = json.loads(path.read_text(encoding="utf-8"))
-        except ValueError:
-            continue
-        cells = nb.get("cells", []) if isinstance(nb, dict) else []
+    for path, nb in _copied_notebooks(app.outdir):
+        cells = nb["cells"]
         kept = [cell for cell in cells if HIDDEN_CHECK_TAG not in cell.get("metadata", {}).get("tags", [])]
         if len(kept) != len(cells):
             nb["cells"] = kept
             path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
+def publish_student_notebooks(app, exception):
+    """Replace every notebook copied into the HTML output by its student version (book without solutions)."""
+    if exception is not None:
+        return
+    import nbformat
+
+    try:
+        from coursework.authoring.handout import book_index
+        from coursework.authoring.student import make_student_notebook
+    except ImportError:  # the book's own checkout, when coursework is not installed
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+        from coursework.authoring.handout import book_index
+        from coursework.authoring.student import make_student_notebook
+
+    found = [(path, nbformat.reads(path.read_text(encoding="utf-8"), as_version=4))
+             for path, _ in _copied_notebooks(app.outdir)]
+    bib = Path(app.srcdir) / "references.bib"
+    for path, nb in found:
+        name = path.name.removesuffix(".txt")
+        others = [(other, other_path.name.removesuffix(".txt")) for other_path, other in found if other is not nb]
+        student = make_student_notebook(nb, name=name, book=book_index(nb, name, others, bib))
+        path.write_text(nbformat.writes(student) + "\n", encoding="utf-8")
+
+
+def _publish(app, exception):
+    if app.config.kpca_remove_solutions:
+        publish_student_notebooks(app, exception)
+    else:
+        strip_hidden_checks(app, exception)
+
+
 def setup(app):
     requested = os.environ.get(ENVIRONMENT_VARIABLE, "").strip().lower()
     app.add_config_value("kpca_remove_solutions", requested not in ("", "0", "false", "no"), "env")
-    app.connect("config-inited", _configure)
+    # after sphinx-external-toc has read the table of contents (priority 500)
+    app.connect("config-inited", _configure, priority=900)
     app.add_transform(RemoveSolutions)
-    app.connect("build-finished", strip_hidden_checks)
+    app.connect("build-finished", _publish)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -39,10 +39,11 @@ def submissions(count):
     student = make_student_notebook(chapter, name=CHAPTER.name)
     solutions = [c for c in chapter.cells if "solution" in c.metadata.get("tags", [])]
     solved = copy.deepcopy(student)
-    for stub, solution in zip([c for c in solved.cells if METADATA_KEY in c.metadata], solutions):
+    for stub, solution in zip([c for c in solved.cells if c.cell_type == "code" and METADATA_KEY in c.metadata],
+                              solutions):
         stub.source = f"{CHECK_MARKER}\n{solution.source}"
     wrong = copy.deepcopy(solved)
-    first = next(c for c in wrong.cells if METADATA_KEY in c.metadata)
+    first = next(c for c in wrong.cells if c.cell_type == "code" and METADATA_KEY in c.metadata)
     first.source = first.source.replace("fraction) + 1)", "fraction))")
     kinds = [solved] * (count - 2 * (count // 6)) + [student] * (count // 6) + [wrong] * (count // 6)
     return solved, kinds

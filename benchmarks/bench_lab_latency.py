@@ -20,8 +20,14 @@ The page is the one ``tests/test_labs_in_browser.py`` writes, with the
 can be compared on the same machine in turn. Wall-clock times: on a busy
 machine they grow with the load, so compare runs made together.
 
-Run: PYTHONPATH=. .venv/bin/python benchmarks/bench_lab_latency.py [--static DIR] [--repeats 3]
-With ``--lab kernel-pca``, chapter 4's kernel PCA lab instead (its sweep: ``lab_latency_kernel_pca.py``).
+With ``--appendices`` it measures appendix A's sparse PCA lab and appendix B's
+robust PCA lab instead (every slider, ``lab_parity.APPENDIX_SWEEPS``): to the
+second frame after the input event, and to the frame after the last sweep of
+the new setting is drawn. With ``--lab kernel-pca``, chapter 4's kernel PCA lab
+(every control, ``lab_latency_kernel_pca.SWEEP``).
+
+Run: PYTHONPATH=. .venv/bin/python benchmarks/bench_lab_latency.py [--static DIR] [--repeats 3] [--appendices]
+[--lab kernel-pca]
 """
 
 import argparse
@@ -34,10 +40,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from lab_parity import write_lab_page  # noqa: E402
+from lab_parity import APPENDIX_SWEEPS, latency_table, measure_latencies, write_lab_page  # noqa: E402
 from test_book_in_browser import CHROMIUM, CHROMIUM_ARGS, local_server, sync_api  # noqa: E402
 
-from kpca_lib.explorers import denoising_lab, kernel_pca_lab  # noqa: E402
+from kpca_lib.explorers import denoising_lab, kernel_pca_lab, robust_pca_lab, sparse_pca_lab  # noqa: E402
 
 # (control, slider index, keys): every q and sigma move is new; c moves too (its slider steps on a log scale)
 MOVES = [("q", 2, ["ArrowLeft"] * 9 + ["ArrowRight"] * 9), ("iterations", 3, ["ArrowLeft"] * 10),
@@ -105,20 +111,30 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--static", type=Path, default=ROOT / "_static", help="the _static directory to serve")
     parser.add_argument("--repeats", type=int, default=3, help="rounds of the moves")
+    parser.add_argument("--appendices", action="store_true", help="the sparse and robust PCA labs instead")
     parser.add_argument("--lab", choices=["denoising", "kernel-pca"], default="denoising", help="the lab to measure")
     args = parser.parse_args()
     if args.lab == "kernel-pca":
         return main_kernel_pca(args)
+    labs = [sparse_pca_lab(), robust_pca_lab()] if args.appendices else [denoising_lab()]
     with tempfile.TemporaryDirectory() as directory:
-        name = write_lab_page(directory, [denoising_lab()])
+        name = write_lab_page(directory, labs)
         shutil.rmtree(Path(directory) / "_static")
         shutil.copytree(args.static, Path(directory) / "_static")
         with local_server(directory) as url, sync_api.sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
             page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
             page.goto(url + name, wait_until="load")
-            page.wait_for_function("() => window.kpcaLabs && window.kpcaLabs.length === 1")
-            page.evaluate("() => window.kpcaLabs[0].whenIdle()")
+            page.wait_for_function("n => window.kpcaLabs && window.kpcaLabs.length === n", arg=len(labs))
+            page.evaluate("() => Promise.all(window.kpcaLabs.map(lab => lab.whenIdle()))")
+            if args.appendices:
+                results = {}
+                for _ in range(args.repeats):
+                    for slider, records in measure_latencies(page, APPENDIX_SWEEPS).items():
+                        results.setdefault(slider, []).extend(records)
+                browser.close()
+                print(f"_static: {args.static}\n" + latency_table(results))
+                return
             results = measure(page, args.repeats)
             browser.close()
     print(f"_static: {args.static}")

@@ -3,19 +3,23 @@
 Runs, from the repository root, the commands whose output the guide shows,
 and prints each command with its standard output and error, for pasting:
 
-1. ``make-student chapters/ student_notebooks/`` and ``check chapters/``;
+1. ``make-student chapters/ student_notebooks/``, ``check chapters/``, and
+   the student package: ``pip wheel`` and the sdist of kpca_lib into ``dist/``;
 2. the private-reference workflow (section "Keep the hidden checks private"):
    the guide's ``reseed.py`` on a copy of chapter 1 in ``private/``, its
    execution, ``check private/``, and grading Alice and Bob against it;
-3. the five submissions of chapter 1 in section 4 (Alice solved it and tried
-   things out in a cell of her own, Bob handed it back as received, Carol
-   added a cell before the first exercise and forgot its ``+ 1``, Dan printed
-   the shown outputs, Eve added ``# NBVAL_IGNORE_OUTPUT`` to the graded
-   cells), graded with ``--sandbox``, the report's rows for Alice and Carol,
-   and plain nbval on Carol's notebook.
+3. the five submissions of chapter 1 in section 4, in
+   ``course/submissions/<student>/`` (Alice solved it and tried things out in
+   a cell of her own, Bob handed it back as received, Carol added a cell
+   before the first exercise, forgot its ``+ 1``, ran the notebook and saved
+   it, Dan printed the shown outputs, Eve added ``# NBVAL_IGNORE_OUTPUT`` to
+   the graded cells), graded with ``--sandbox`` into ``course/grades/``, the
+   report's rows for Alice and Carol, and the self-check of Carol's and
+   Alice's notebooks against the handouts' expected outputs.
 
-It writes ``student_notebooks/`` (ignored by git) and removes ``private/`` at
-the end. About ten minutes on a loaded two-core machine::
+It writes ``student_notebooks/``, ``course/`` and ``dist/`` (ignored by git)
+and removes ``private/`` at the end. About ten minutes on a loaded two-core
+machine::
 
     .venv/bin/python benchmarks/guide_outputs.py
 """
@@ -77,10 +81,10 @@ def submissions():
     solutions = [cell for cell in chapter.cells if "solution" in cell.metadata.get("tags", [])]
 
     def graded(nb):
-        return [cell for cell in nb.cells if METADATA_KEY in cell.metadata]
+        return [cell for cell in nb.cells if cell.cell_type == "code" and METADATA_KEY in cell.metadata]
 
     solved = copy.deepcopy(student)
-    for stub, solution in zip(graded(solved), solutions, strict=True):
+    for stub, solution in zip(graded(solved), [c for c in solutions if c.cell_type == "code"], strict=True):
         stub.source = f"{CHECK_MARKER}\n{solution.source}"
     alice = copy.deepcopy(solved)
     alice.cells.insert(alice.cells.index(graded(alice)[0]),
@@ -109,8 +113,15 @@ def main():
     """Print every captured output of the guide; see the module docstring."""
     print("## 1. make-student and check\n")
     run(f"{PYTHON} -m coursework make-student chapters/ student_notebooks/")
+    run("ls student_notebooks/.expected/")
     run(f"{PYTHON} -m coursework check chapters/")
-    folder = ROOT / "student_notebooks" / "submissions"
+    print("## 3. the student package\n")
+    shutil.rmtree(ROOT / "dist", ignore_errors=True)
+    run(f"{PYTHON} -m pip wheel . --no-deps --no-build-isolation -w dist/")
+    run(f"{PYTHON} -c \"from setuptools import build_meta; build_meta.build_sdist('dist')\" > /dev/null")
+    run("ls dist/")
+    folder = ROOT / "course" / "submissions"
+    (ROOT / "course" / "grades").mkdir(parents=True, exist_ok=True)
     shutil.rmtree(folder, ignore_errors=True)
     notebooks = submissions()
     write(folder, {name: notebooks[name] for name in ("alice", "bob")})
@@ -119,27 +130,36 @@ def main():
     private = ROOT / "private"
     if private.exists():
         raise FileExistsError(f"{private} exists: move it away first")
-    script = ROOT / "student_notebooks" / "reseed.py"
+    script = ROOT / "course" / "reseed.py"  # the instructor's, never in student_notebooks/
     script.write_text(reseed_script())
     try:
         run("mkdir -p private && chmod 700 private && cp chapters/01_pca.ipynb private/")
-        run(f"{PYTHON} student_notebooks/reseed.py private/")
+        run(f"{PYTHON} course/reseed.py private/")
         run(".venv/bin/jupyter nbconvert --to notebook --execute --inplace private/01_pca.ipynb")
         run(f"{PYTHON} -m coursework check private/")
-        run(f"{PYTHON} -m coursework grade student_notebooks/submissions/ --reference private/ --sandbox "
-            "--jobs 2 --report student_notebooks/grades.csv")
+        run(f"{PYTHON} -m coursework grade course/submissions/ --reference private/ --sandbox "
+            "--jobs 2 --report course/grades/grades.csv")
     finally:
         shutil.rmtree(private, ignore_errors=True)
 
     print("## 4. five submissions of chapter 1\n")
     write(folder, notebooks)
-    run(f"{PYTHON} -m coursework grade student_notebooks/submissions/ --reference chapters/ --sandbox "
-        "--report student_notebooks/grades.csv")
-    rows = (ROOT / "student_notebooks" / "grades.csv").read_text().splitlines()
+    # Carol ran her notebook and saved it: its graded cells hold her own outputs
+    run(".venv/bin/jupyter nbconvert --to notebook --execute --inplace "
+        "course/submissions/carol/01_pca.ipynb", show=False)
+    (ROOT / "course" / "grades").mkdir(parents=True, exist_ok=True)
+    run(f"{PYTHON} -m coursework grade course/submissions/ --reference chapters/ --sandbox "
+        "--report course/grades/grades.csv")
+    rows = (ROOT / "course" / "grades" / "grades.csv").read_text().splitlines()
     print("$ rows of the report for Alice and Carol")
     print("\n".join([rows[0]] + [row for row in rows[1:] if row.startswith(("alice/", "carol/"))]) + "\n")
-    run(f"{PYTHON} -m pytest -p no:cacheprovider --color=no --nbval-lax "
-        "student_notebooks/submissions/carol/01_pca.ipynb")
+    run(f"{PYTHON} -m coursework self-check course/submissions/carol/01_pca.ipynb "
+        "--expected student_notebooks/.expected")
+    run(f"{PYTHON} -m coursework self-check course/submissions/alice/01_pca.ipynb "
+        "--expected student_notebooks/.expected")
+    print("## what plain nbval says of Carol's saved notebook (not in the guide: it compares her own outputs)\n")
+    run(f"{PYTHON} -m pytest -p no:cacheprovider --color=no -q --nbval-lax "
+        "course/submissions/carol/01_pca.ipynb | tail -1")
 
 
 if __name__ == "__main__":

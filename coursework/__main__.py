@@ -1,4 +1,4 @@
-"""Command line: ``python -m coursework {make-student,check,grade} ...``."""
+"""Command line: ``python -m coursework {make-student,check,grade,hand-points,export,written} ...``."""
 
 import argparse
 import sys
@@ -36,6 +36,7 @@ def _parser():
     )
     check.add_argument("chapters", help="a notebook or a folder of them, e.g. chapters/")
     check.add_argument("--strict", action="store_true", help="fail when a graded exercise has no hidden check")
+    _add_self_check(commands)
     grade = commands.add_parser("grade", help="grade a folder of submissions", description=_GRADE_HELP)
     grade.add_argument("submissions", help="a notebook or a folder of them (searched recursively)")
     grade.add_argument("--reference", default="chapters",
@@ -60,7 +61,66 @@ def _parser():
                             "cannot make one (run as root, the sandbox is used when it works, even without)")
     grade.add_argument("--report", default=None,
                        help="the CSV report to write (default: grading-report-<date-time>.csv)")
+    _grade_records_options(grade)
+    _course_commands(commands)
     return parser
+
+
+def _add_self_check(commands):
+    self_check = commands.add_parser(
+        "self-check", help="check your notebook against the handout's expected outputs (students)",
+        description="Run a student notebook as the grader does and compare each graded cell with the "
+                    "read-only copy of the expected outputs that make-student wrote (.expected/), not with "
+                    "the outputs saved in the notebook. Visible checks only; no sandbox (works without "
+                    "bubblewrap, on macOS and Windows too). Exit status: 0 all passed, 1 something "
+                    "failed, 2 the check could not run.",
+    )
+    self_check.add_argument("notebook", help="your notebook, e.g. student_notebooks/01_pca.ipynb")
+    self_check.add_argument("--expected", default=None,
+                            help="the .expected folder of the student notebooks (default: .expected/ beside "
+                                 "the notebook, else student_notebooks/.expected/)")
+    self_check.add_argument("--timeout", type=float, default=300,
+                            help="seconds allowed per cell (default: 300)")
+
+
+def _grade_records_options(grade):
+    grade.add_argument("--gradebook", default=None,
+                       help="the gradebook CSV to create or update: a row per student and chapter, points per "
+                            "exercise, total, status (graded, late, missing, error); re-grading replaces the "
+                            "rows of the notebooks graded and keeps the others")
+    grade.add_argument("--feedback", default=None, metavar="FOLDER",
+                       help="write one Markdown feedback file per student and chapter, FOLDER/<student>/<chapter>.md")
+    grade.add_argument("--roster", default=None,
+                       help="a CSV of the students (id,name,email[,sis_id,login,section,canvas_id], or Canvas's "
+                            "gradebook export): names them, and lists the missing submissions")
+    grade.add_argument("--deadline", default=None,
+                       help="an ISO 8601 date or time (2026-03-01, 2026-03-01T12:00+01:00): work submitted "
+                            "after it is 'late' (submission time: a submitted.txt or timestamp.txt beside the "
+                            "notebook, else its modification time)")
+    grade.add_argument("--student", default=None,
+                       help="grading a single notebook: the student it belongs to (default: its folder's name)")
+
+
+def _course_commands(commands):
+    hand = commands.add_parser("hand-points", help="add points given by hand to a gradebook",
+                               description="Add the points of HAND (a CSV student,exercise,points[,comment], as "
+                                           "'written' makes it) to GRADEBOOK, and recompute the totals.")
+    hand.add_argument("gradebook")
+    hand.add_argument("hand")
+    export = commands.add_parser("export", help="the gradebook in the CSV layout Canvas or Moodle imports",
+                                 description="One row per student, one column per chapter (its points).")
+    export.add_argument("gradebook")
+    export.add_argument("--to", required=True, choices=["canvas", "moodle"], dest="lms")
+    export.add_argument("--output", required=True, help="the CSV file to write")
+    export.add_argument("--roster", default=None, help="the roster: Canvas ids, Moodle id numbers and emails")
+    export.add_argument("--name", action="append", default=[], metavar="CHAPTER=COLUMN",
+                        help="the column of a chapter, e.g. 01_pca.ipynb='Coursework 1 (12345)' (repeatable)")
+    written = commands.add_parser("written", help="collect the written answers (derivations) for hand grading",
+                                  description="One Markdown file per derivation with every student's answer, "
+                                              "and hand-points.csv to fill in.")
+    written.add_argument("submissions")
+    written.add_argument("--reference", default="chapters")
+    written.add_argument("--output", required=True, metavar="FOLDER")
 
 
 def _grade(args):
@@ -79,15 +139,52 @@ def _grade(args):
                     processes=args.max_processes)
     report = args.report or time.strftime("grading-report-%Y%m%d-%H%M%S.csv")
     outcomes = grade(args.submissions, args.reference, limits=limits, sandbox=args.sandbox,
-                     jobs=args.jobs, report=report)
+                     jobs=args.jobs, report=report, student=args.student, records=_records(args))
     return 1 if any(not outcome.verdict.passed for outcome in outcomes) else 0
+
+
+def _records(args):
+    from .grading.gradebook import parse_deadline, read_roster
+    from .grading.records import Records
+
+    if not (args.gradebook or args.feedback or args.roster or args.deadline):
+        return None
+    return Records(gradebook=args.gradebook, feedback=args.feedback,
+                   roster=read_roster(args.roster) if args.roster else None,
+                   deadline=parse_deadline(args.deadline) if args.deadline else None)
+
+
+def _course(args):
+    """The commands that work on a gradebook or on written answers (no notebook is run)."""
+    if args.command == "hand-points":
+        from .grading.gradebook import add_hand_points
+
+        count = add_hand_points(args.gradebook, args.hand)
+        print(f"{args.gradebook}: {count} grades given by hand added (totals recomputed)")
+        return 0
+    if args.command == "export":
+        from .grading.gradebook import read_roster
+        from .grading.lms import export
+
+        names = dict(item.split("=", 1) for item in args.name if "=" in item)
+        if len(names) != len(args.name):
+            raise ValueError(f"--name must be CHAPTER=COLUMN, got {args.name}")
+        count = export(args.gradebook, args.output, args.lms, read_roster(args.roster) if args.roster else None,
+                       names)
+        print(f"wrote {args.output} ({count} students, {args.lms} import layout)")
+        return 0
+    from .grading.written import export_written
+
+    for path in export_written(args.submissions, args.reference, args.output):
+        print(f"wrote {path}")
+    return 0
 
 
 def main(argv=None):
     """The command line; returns the exit status (2: the grader itself could not run)."""
-    from .isolation.nbval_runner import skip_slow_optional_imports
-
-    skip_slow_optional_imports()
+    # what coursework.isolation.nbval_runner.skip_slow_optional_imports does, without importing
+    # that module (it needs `resource`, which Windows lacks, and self-check runs there too)
+    sys.modules.setdefault("rfc3987_syntax", None)
     parser = _parser()
     args = parser.parse_args(argv)
     try:
@@ -97,10 +194,16 @@ def main(argv=None):
             for target, n_graded, n_solutions in make_student(args.source, args.destination):
                 print(f"wrote {target}  ({n_graded} graded cells of {n_solutions} solution cells)")
             return 0
+        if args.command == "self-check":
+            from .authoring.self_check import self_check
+
+            return self_check(args.notebook, args.expected, timeout=args.timeout)
         if args.command == "check":
             from .authoring.check import check
 
             return check(args.chapters, sys.stdout, strict=args.strict)
+        if args.command in ("hand-points", "export", "written"):
+            return _course(args)
         return _grade(args)
     except Exception as error:  # the grader itself: exit status 2, one line, no traceback
         from .isolation.sandbox import GraderError

@@ -60,8 +60,9 @@ def graded_chapter():
 
 
 def stubs(nb):
-    """The student version's solution cells (the graded cells), in order."""
-    return [cell for cell in nb.cells if METADATA_KEY in cell.metadata]
+    """The student version's solution cells (the graded cells), in order (not its answer cells,
+    markdown cells marked ``kpca_coursework: {"written": true}``)."""
+    return [cell for cell in nb.cells if cell.cell_type == "code" and METADATA_KEY in cell.metadata]
 
 
 def solved(student, chapter):

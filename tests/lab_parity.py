@@ -6,10 +6,14 @@ sets a lab of an open page to a setting through its test hook
 (``window.kpcaLabs[i].set``), reads back what the page computed
 (``window.kpcaLabs[i].state``) and compares it with the library, on the data
 the page itself was sent. The tolerances are those of issue 16: eigenvalues
-within 1e-8 relative, pre-images within 1e-6, the same signs.
+within 1e-8 relative, pre-images within 1e-6, the same signs. The appendices'
+iterative labs (sparse PCA, robust PCA) must take the same number of sweeps as
+the library, so their iterates differ only by round-off: 1e-10 (see
+``check_sparse_pca`` and ``check_robust_pca``).
 """
 
 import shutil
+import statistics
 import warnings
 from pathlib import Path
 
@@ -18,7 +22,7 @@ from scipy.linalg import eigvalsh
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import Bunch
 
-from kpca_lib import PCA, Gaussian, KernelPCA, Polynomial, datasets, preimage
+from kpca_lib import PCA, Gaussian, KernelPCA, Polynomial, SparsePCA, datasets, preimage, robust_pca
 from kpca_lib import denoising_baselines as baselines
 from kpca_lib.explorers import held_out_accuracy, kernel_pca_lab_data, squared_distance_scales
 from kpca_lib.explorers.denoising_baselines import toy_baselines
@@ -378,7 +382,133 @@ def compare_kernel_pca(state, max_components=10):
     return errors
 
 
-CHECKS = {"denoising": check_denoising, "gram-spectrum": check_gram, "pca": check_pca, "kernel-pca": check_kernel_pca}
+
+# The appendices' labs run the library's iterations from the same start on the same data;
+# the page's SVD (of X_c, of each sweep's matrix) and its sums differ from LAPACK's and
+# BLAS's by round-off only, so with the same number of sweeps the results agree to about
+# 1e-14 (measured: at most 4e-14 for the loadings, 4e-13 relative for L over 300 sweeps
+# that do not converge). 1e-10 leaves room for a different CPU while still failing on any
+# real difference (one sweep more or less moves the loadings by far more, 1e-6 and up).
+ITERATES_RTOL = 1e-10
+
+
+def _sparse_pca_data(payload):
+    bits = np.frombuffer(payload["X_bits"].encode(), dtype=np.uint8) - ord("0")
+    return bits.reshape(payload["n_samples"], payload["n_features"]).astype(np.float64)
+
+
+def check_sparse_pca(page, index, settings_list=None):
+    """Parity of a sparse PCA lab with kpca_lib.SparsePCA: loadings, R^2, non-zeros, sweeps."""
+    payload = lab_payload(page, index)
+    X = _sparse_pca_data(payload)
+    if settings_list is None:
+        settings_list = [dict(payload["settings"]), {"alpha": 0.0, "n_components": 4},
+                         {"alpha": 1.7, "n_components": 4}, {"alpha": 5.0, "n_components": 4},
+                         {"alpha": 1.0, "n_components": payload["max_components"]},
+                         {"alpha": 0.5, "n_components": 1}, {"alpha": 10.0, "n_components": 2}]
+    report = []
+    for settings in settings_list:
+        state = lab_set(page, index, settings)
+        assert (state["alpha"], state["n_components"]) == (settings["alpha"], settings["n_components"])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            spca = SparsePCA(n_components=settings["n_components"], alpha=settings["alpha"],
+                             max_iter=payload["max_iter"], tol=payload["tol"]).fit(X)
+        X_c = X - spca.mean_
+        X_hat = spca.inverse_transform(spca.transform(X)) - spca.mean_
+        r2 = float(1.0 - np.sum((X_c - X_hat) ** 2) / np.sum(X_c**2))
+        _, sigma, _ = np.linalg.svd(X_c, full_matrices=False)
+        pca_r2 = float(np.sum(sigma[: spca.n_components_] ** 2) / np.sum(sigma**2))
+        components = np.array(state["components"]).reshape(spca.components_.shape)
+        errors = {
+            "setting": f"alpha={settings['alpha']} q={settings['n_components']}",
+            "sweeps": (state["n_iter"], spca.n_iter_),
+            "loadings": float(np.max(np.abs(components - spca.components_))),
+            "R2": abs(state["r2"] - r2),
+            "PCA R2": abs(state["pca_r2"] - pca_r2),
+            "objective (relative)": abs(state["objective"] - spca.objective_history_[-1])
+            / max(spca.objective_history_[-1], 1e-300),
+            "non-zeros": (state["n_nonzero"], np.count_nonzero(spca.components_, axis=1).tolist()),
+        }
+        report.append(errors)
+        assert state["n_iter"] == spca.n_iter_, errors
+        history = spca.objective_history_
+        assert state["converged"] == bool(history[-2] - history[-1] <= payload["tol"] * abs(history[-2])), errors
+        assert errors["loadings"] <= ITERATES_RTOL, errors  # unit rows: absolute is relative
+        assert max(errors["R2"], errors["PCA R2"], errors["objective (relative)"]) <= ITERATES_RTOL, errors
+        assert errors["non-zeros"][0] == errors["non-zeros"][1], errors
+    page.evaluate("([i, s]) => window.kpcaLabs[i].set(s)", [index, payload["settings"]])
+    return report
+
+
+def robust_pca_problem(payload, rank, n_corrupted):
+    """L0, S0 of the robust PCA lab's matrix at (rank, number of corrupted entries), by numpy."""
+    n, max_rank = payload["n"], payload["max_rank"]
+    A = np.array(payload["A"]).reshape(n, max_rank)[:, :rank]
+    B = np.array(payload["B"]).reshape(n, max_rank)[:, :rank]
+    S0 = np.zeros(n * n)
+    S0[payload["positions"][:n_corrupted]] = payload["signs"][:n_corrupted]
+    return A @ B.T, S0.reshape(n, n)
+
+
+def check_robust_pca(page, index, settings_list=None):
+    """Parity of a robust PCA lab with kpca_lib.robust_pca: L, S, singular values, sweeps, rank."""
+    payload = lab_payload(page, index)
+    n = payload["n"]
+    if settings_list is None:
+        settings_list = [dict(payload["settings"]),
+                         {"lam_factor": 0.5, "rank": 10, "corruption": 0.1},  # converges, L0 missed
+                         {"lam_factor": 1.0, "rank": 5, "corruption": 0.2},   # 273 sweeps, recovered
+                         {"lam_factor": 4.0, "rank": 20, "corruption": 0.5},  # L takes everything
+                         {"lam_factor": 0.1, "rank": 1, "corruption": 0.0},   # S takes everything
+                         {"lam_factor": 2.0, "rank": 2, "corruption": 0.3}]   # 300 sweeps, not converged
+    report = []
+    for settings in settings_list:
+        state = lab_set(page, index, settings)
+        L0, S0 = robust_pca_problem(payload, settings["rank"], state["n_corrupted"])
+        M = np.array(state["M"]).reshape(n, n)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            # on the page's own M (its L0 sums in another order than BLAS: 1e-16 apart)
+            fit = robust_pca(M, lam=settings["lam_factor"] / np.sqrt(n), tol=payload["tol"],
+                             max_iter=payload["max_iter"], rho=payload["rho"])
+        L, S = np.array(state["L"]).reshape(n, n), np.array(state["S"]).reshape(n, n)
+        scale = np.abs(M).max()
+        sigma_L = np.linalg.svd(fit.L, compute_uv=False)[: fit.rank]
+        sigma_M = np.linalg.svd(M, compute_uv=False)
+        errors = {
+            "setting": "lam_factor={lam_factor} rank={rank} corruption={corruption}".format(**settings),
+            "sweeps": (state["n_iter"], fit.n_iter),
+            "rank of L": (state["rank_L"], fit.rank),
+            "M": float(np.max(np.abs(M - L0 - S0))),
+            "L (relative to max|M|)": float(np.max(np.abs(L - fit.L)) / scale),
+            "S (relative to max|M|)": float(np.max(np.abs(S - fit.S)) / scale),
+            "singular values of L, L0 (relative)": max(
+                relative_error(state["sigma_L"], sigma_L) if fit.rank else 0.0,
+                relative_error(state["sigma_L0"], np.linalg.svd(L0, compute_uv=False)[: settings["rank"]])),
+            # all 60 of M, some at round-off when L0 + S0 has low rank: relative to the largest
+            "singular values of M (over the largest)": float(
+                np.max(np.abs(np.array(state["sigma_M"]) - sigma_M)) / sigma_M[0]),
+            "relative error of L": (state["relative_error"],
+                                    float(np.linalg.norm(fit.L - L0) / np.linalg.norm(L0))),
+        }
+        report.append(errors)
+        assert state["lam"] == settings["lam_factor"] / np.sqrt(n)
+        assert state["n_corrupted"] == round(settings["corruption"] * n * n)
+        assert errors["M"] <= 1e-15, errors
+        assert state["n_iter"] == fit.n_iter and state["converged"] == fit.converged, errors
+        assert state["rank_L"] == fit.rank, errors
+        assert max(errors["L (relative to max|M|)"], errors["S (relative to max|M|)"]) <= ITERATES_RTOL, errors
+        assert errors["singular values of L, L0 (relative)"] <= ITERATES_RTOL, errors
+        assert errors["singular values of M (over the largest)"] <= ITERATES_RTOL, errors
+        ours, theirs = errors["relative error of L"]
+        assert abs(ours - theirs) <= ITERATES_RTOL * max(1.0, theirs), errors
+    page.evaluate("([i, s]) => window.kpcaLabs[i].set(s)", [index, payload["settings"]])
+    return report
+
+
+CHECKS = {"denoising": check_denoising, "gram-spectrum": check_gram, "pca": check_pca,
+          "kernel-pca": check_kernel_pca, "sparse-pca": check_sparse_pca, "robust-pca": check_robust_pca}
 
 
 def check_every_lab(page):
@@ -389,6 +519,66 @@ def check_every_lab(page):
     page.evaluate("() => Promise.all(window.kpcaLabs.map(lab => lab.whenIdle()))")
     kinds = page.evaluate("() => window.kpcaLabs.map(lab => lab.kind)")
     return {index: (kind, CHECKS[kind](page, index)) for index, kind in enumerate(kinds)}
+
+
+# ---------------------------------------------------------------------------
+# speed as perceived
+# ---------------------------------------------------------------------------
+
+SPARSE, ROBUST = 0, 1  # their order on the appendices' page (test_labs_in_browser, bench_lab_latency)
+# (lab, name, slider index, keys) of a sweep of every slider of the appendices' labs
+APPENDIX_SWEEPS = [(SPARSE, "alpha", 0, ["ArrowLeft"] * 10 + ["ArrowRight"] * 10),
+                   (SPARSE, "q", 1, ["ArrowLeft"] * 3 + ["ArrowRight"] * 5),
+                   (ROBUST, "lambda x sqrt(n)", 0, ["ArrowRight"] * 8 + ["ArrowLeft"] * 8),
+                   (ROBUST, "rank", 1, ["ArrowRight"] * 5 + ["ArrowLeft"] * 5),
+                   (ROBUST, "corruption", 2, ["ArrowRight"] * 5 + ["ArrowLeft"] * 5)]
+
+# input event -> second animation frame after it (when the frame with the page's first
+# answer has been painted), and -> the frame after the last sweep is drawn (settled)
+LATENCY_PROBE = """([lab, index]) => {
+  const slider = window.kpcaLabs[lab].element.querySelectorAll('input[type=range]')[index];
+  window.latencies = window.latencies || [];
+  if (slider.dataset.probed) return;
+  slider.dataset.probed = '1';
+  slider.addEventListener('input', (event) => {
+    const record = { start: event.timeStamp };
+    window.latencies.push(record);
+    requestAnimationFrame(() => requestAnimationFrame(() => { record.frame = performance.now() - record.start; }));
+    // after the slider's own handler has started the move (this listener runs first)
+    setTimeout(() => window.kpcaLabs[lab].whenIdle().then(() => requestAnimationFrame(() => {
+      record.settled = performance.now() - record.start;
+    })), 0);
+  }, true);
+}"""
+
+
+def measure_latencies(page, sweeps):
+    """{slider name: [records]} for (lab, name, slider index, keys) in sweeps."""
+    results = {}
+    for lab, name, index, keys in sweeps:
+        page.evaluate(LATENCY_PROBE, [lab, index])
+        slider = page.locator(".kpca-lab").nth(lab).locator("input[type=range]").nth(index)
+        for key in keys:
+            page.evaluate("() => { window.latencies = []; }")
+            slider.focus()
+            page.keyboard.press(key)
+            page.evaluate(f"() => window.kpcaLabs[{lab}].whenIdle()")
+            page.wait_for_function("() => window.latencies.every(r => 'frame' in r && 'settled' in r)")
+            results.setdefault(name, []).extend(page.evaluate("() => window.latencies"))
+        page.locator(".kpca-lab").nth(lab).get_by_role("button", name="reset to the appendix's setting").click()
+        page.evaluate(f"() => window.kpcaLabs[{lab}].whenIdle()")
+    return results
+
+
+def latency_table(results):
+    """The medians and the worst of measure_latencies' records, one line per slider."""
+    lines = ["ms from the input event to the second animation frame (the page's first answer "
+             "painted), and to the frame after the last sweep is drawn (median, worst):"]
+    for name, records in results.items():
+        frames, settled = [r["frame"] for r in records], [r["settled"] for r in records]
+        lines.append(f"  {name:18} {len(records):3} moves | first answer {statistics.median(frames):6.0f} "
+                     f"{max(frames):6.0f} | settled {statistics.median(settled):6.0f} {max(settled):6.0f}")
+    return "\n".join(lines)
 
 
 def format_report(title, report):

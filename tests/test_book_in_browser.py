@@ -246,7 +246,7 @@ def test_the_denoising_page_has_the_browser_lab(server, browser_context):
 
 @pytest.mark.parametrize(
     "name, n_sliders",
-    [("chapters/03_kernels.html", 1), ("chapters/A_sparse_pca.html", 2)],
+    [("chapters/03_kernels.html", 1)],
 )
 def test_explorers_of_the_other_chapters_respond_to_their_sliders(server, browser_context, name,
                                                                    n_sliders):
@@ -463,3 +463,166 @@ def test_one_search_box_on_a_desktop(server, browser_context):
     assert shown == 1, f"{shown} search boxes at 1280 px"
     assert not problems, problems
     page.close()
+
+
+# ------------------------------------------------- numbers per chapter, labels like citations
+# (issue 30, item 11; _ext/chapter_numbers.py and _ext/author_year_labels.py)
+
+CHAPTER_NOTEBOOKS = sorted((ROOT / "chapters").glob("*.ipynb"))
+# sphinx-exercise's title of a numbered exercise: its id and "Exercise 4.2"
+EXERCISE_TITLE = re.compile(r'<div class="exercise[^"]*" id="([^"]+)">\s*'
+                            r'<p class="admonition-title"><span class="caption-number">Exercise (\S+) ')
+# "Solution to Exercise 4.2", linked to its exercise
+SOLUTION_TITLE = re.compile(r'Solution to<a class="reference internal" href="#([^"]+)"> Exercise (\S+)</a>')
+EQUATION_NUMBER = re.compile(r'<div class="math notranslate nohighlight" id="([^"]+)">\s*'
+                             r'<span class="eqno">\(([^)]+)\)')
+# {numref}/{ref} to an exercise, and {eq}: the link's target and text
+NUMREF_LINK = re.compile(r'<a class="reference internal" href="([^"]*)#([^"]+)">'
+                         r'<span class="std std-numref">([^<]*)</span></a>')
+EQ_LINK = re.compile(r'<a class="reference internal" href="([^"]*)#(equation-[^"]+)">\(([^)<]*)\)</a>')
+CITATION = re.compile(r'<span class="bibtex-citation"[^>]*>\[<a class="reference internal" '
+                      r'href="#([^"]+)"[^>]*>(.*?)</a>')
+BIBLIOGRAPHY_LABEL = re.compile(r'<div class="citation" id="([^"]+)" role="doc-biblioentry">\s*'
+                                r'<span class="label"><span class="fn-bracket">\[</span>(.*?)'
+                                r'<span class="fn-bracket">\]</span>')
+
+
+def html_text(fragment):
+    """The text of an HTML fragment (tags dropped, entities decoded, spaces as a reader sees
+    them: the citations tie "Van&nbsp;Loan" with a no-break space)."""
+    import html
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", fragment))).strip()
+
+
+def chapter_html(book, notebook):
+    return (book / "chapters" / f"{notebook.stem}.html").read_text()
+
+
+def test_exercises_are_numbered_per_chapter_as_the_grader_numbers_them(book):
+    """Exercise 4.1, 4.2, ... in the order of the page, the numbers of
+    coursework's exercise_numbers() in every chapter, and each solution's title
+    names its exercise's number; the search index has the same titles."""
+    import nbformat
+
+    from coursework.authoring.exercises import chapter_token, exercise_numbers
+
+    index = (book / "searchindex.js").read_text()
+    index = json.loads(index[index.index("(") + 1: index.rindex(")")])
+    assert len(CHAPTER_NOTEBOOKS) == 8
+    for notebook in CHAPTER_NOTEBOOKS:
+        token, html = chapter_token(notebook.name), chapter_html(book, notebook)
+        titles = EXERCISE_TITLE.findall(html)
+        assert titles, notebook.name
+        shown = dict(titles)
+        assert [number for _, number in titles] == [f"{token}.{k}" for k in range(1, len(titles) + 1)]
+        expected = exercise_numbers(nbformat.read(notebook, as_version=4), notebook.name)
+        assert {label: shown.get(label) for label in expected} == expected, notebook.name
+        solutions = SOLUTION_TITLE.findall(html)
+        assert solutions and all(shown[label] == number for label, number in solutions), solutions
+        # the search finds "Solution to Exercise 4.2" on chapter 4, with no number of another page
+        docname = index["docnames"].index(f"chapters/{notebook.stem}")
+        in_index = {title.removeprefix("Solution to Exercise ")
+                    for title, places in index["alltitles"].items()
+                    if title.startswith("Solution to Exercise ") and docname in [p[0] for p in places]}
+        assert in_index == {number for _, number in solutions}, notebook.name
+    first = EXERCISE_TITLE.findall(chapter_html(book, ROOT / "chapters" / "04_kernel_pca.ipynb"))
+    assert [number for _, number in first[:2]] == ["4.1", "4.2"]
+
+
+def test_equations_are_numbered_per_chapter(book):
+    """(5.1), (5.2), ... in page order, and the handouts number them as the book does
+    (coursework.authoring.myst_markdown.equation_numbers)."""
+    import nbformat
+
+    from coursework.authoring.exercises import chapter_token
+    from coursework.authoring.myst_markdown import equation_numbers
+
+    for notebook in CHAPTER_NOTEBOOKS:
+        token = chapter_token(notebook.name)
+        found = EQUATION_NUMBER.findall(chapter_html(book, notebook))
+        numbers = [number for _, number in found]
+        assert numbers == [f"{token}.{k}" for k in range(1, len(numbers) + 1)], notebook.name
+        handout = equation_numbers(nbformat.read(notebook, as_version=4), notebook.name)
+        assert len(handout) == len(numbers), (notebook.name, len(handout), len(numbers))
+        shown = dict(found)
+        labelled = {label: number for label, number in handout.items() if f"equation-{label}" in shown}
+        assert labelled and all(shown[f"equation-{label}"] == number
+                                for label, number in labelled.items()), notebook.name
+    chapter_5 = EQUATION_NUMBER.findall(chapter_html(book, ROOT / "chapters" / "05_preimages_denoising.ipynb"))
+    assert len(chapter_5) > 5 and chapter_5[0][1] == "5.1"
+    # pages outside the chapters are numbered on their own, without a chapter token
+    for page in ("intro.html", "instructor_guide.html", "api.html"):
+        numbers = [number for _, number in EQUATION_NUMBER.findall((book / page).read_text())]
+        assert numbers == [str(k) for k in range(1, len(numbers) + 1)], page
+
+
+def test_cross_references_show_their_targets_numbers(book):
+    """Every {numref}/{ref} to an exercise and every {eq} reads the number its target shows,
+    on its own page or another chapter's."""
+    exercises, equations = {}, {}  # (page, id) -> number the target shows
+    for path in sorted(book.rglob("*.html")):
+        page = path.relative_to(book).as_posix()
+        html = path.read_text()
+        exercises.update({(page, id_): number for id_, number in EXERCISE_TITLE.findall(html)})
+        equations.update({(page, id_): number for id_, number in EQUATION_NUMBER.findall(html)})
+    n_links = {"exercise": 0, "equation": 0}
+    for path in sorted((book / "chapters").glob("*.html")):
+        page, html = path.relative_to(book).as_posix(), path.read_text()
+
+        def target(href, id_):
+            return (page if not href else (path.parent / href).resolve().relative_to(book.resolve()).as_posix(), id_)
+
+        for href, id_, text in NUMREF_LINK.findall(html):
+            if (key := target(href, id_)) in exercises:
+                n_links["exercise"] += 1
+                assert text == f"Exercise {exercises[key]}", (page, id_, text)
+        for href, id_, text in EQ_LINK.findall(html):
+            n_links["equation"] += 1
+            assert text == equations[target(href, id_)], (page, id_, text)
+    assert n_links["exercise"] > 50 and n_links["equation"] > 100, n_links
+
+
+def test_bibliography_labels_read_like_the_citations(book):
+    """The label of each bibliography entry is the author-year text of its citations
+    ("Schölkopf et al., 1998"), not an alpha code ("Sch98"); two works cited alike
+    get "1999a" and "1999b"."""
+    n_citations, labels_seen = 0, {}
+    for path in sorted(book.rglob("*.html")):
+        html = path.read_text()
+        labels = {id_: html_text(label) for id_, label in BIBLIOGRAPHY_LABEL.findall(html)}
+        for label in labels.values():
+            assert re.fullmatch(r"[^\[\]]+, (?:\d{4}[a-z]?|n\.d\.)", label), (path.name, label)
+        for target, text in CITATION.findall(html):
+            n_citations += 1
+            assert labels[target] == html_text(text), (path.name, target, text)
+        for id_, label in labels.items():
+            entry = re.search(rf'id="{id_}" role="doc-biblioentry">.*?<p>(.*?)</p>', html, re.S)
+            labels_seen.setdefault(label, set()).add(html_text(entry.group(1)))
+    assert n_citations > 100
+    # one label, one work (the same work's entry may differ by its page's links only)
+    assert all(len({text[:60] for text in texts}) == 1 for texts in labels_seen.values()), {
+        label: texts for label, texts in labels_seen.items() if len({t[:60] for t in texts}) > 1}
+    assert "Schölkopf et al., 1998" in labels_seen and "Bishop, 2006" in labels_seen
+    assert {"Mika et al., 1999a", "Mika et al., 1999b"} <= set(labels_seen)
+
+
+@pytest.fixture(scope="module")
+def book_without_solutions(tmp_path_factory):
+    """The instructors' book without any solution (KPCA_REMOVE_SOLUTIONS=1; see
+    _ext/remove_solutions.py), built as `book` is; the path of its HTML."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("KPCA_REMOVE_SOLUTIONS", "1")
+        return book.__wrapped__(tmp_path_factory)
+
+
+def test_the_book_without_solutions_has_the_same_numbers(book, book_without_solutions):
+    """Taking the solutions out changes no exercise's or equation's number: a class with the
+    instructors' book and one with the students' say the same "Exercise 4.2", "(5.3)"."""
+    for notebook in CHAPTER_NOTEBOOKS:
+        html = chapter_html(book_without_solutions, notebook)
+        assert "Solution to" not in html and SOLUTION_TITLE.search(html) is None, notebook.name
+        full = chapter_html(book, notebook)
+        assert EXERCISE_TITLE.findall(html) == EXERCISE_TITLE.findall(full), notebook.name
+        equations = dict(EQUATION_NUMBER.findall(full))
+        assert all(equations.get(id_) == number for id_, number in EQUATION_NUMBER.findall(html))
+    test_cross_references_show_their_targets_numbers(book_without_solutions)

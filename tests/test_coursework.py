@@ -34,8 +34,8 @@ def synthetic_chapter():
             new_markdown_cell(
                 "## Exercises\n\n"
                 "```{exercise}\n:label: syn-ex1\n\nShow that $2 x = 42$.\n```\n\n"
-                "```{solution} syn-ex1\n:class: dropdown\n\nThe SECRET derivation:\n\n"
-                "```{math}\n2 \\times 21 = 42\n```\n```\n\n"
+                "````{solution} syn-ex1\n:class: dropdown\n\nThe SECRET derivation:\n\n"
+                "```{math}\n2 \\times 21 = 42\n```\n````\n\n"
                 "```{exercise}\n:label: syn-ex2\n\nPrint $2 x$.\n```\n\n"
                 "```{solution-start} syn-ex2\n:class: dropdown\n```"
             ),
@@ -98,9 +98,9 @@ def test_solution_cells_are_stubbed_and_graded_ones_keep_reference_outputs():
     student = make_student_notebook(chapter)
     stubs = solution_cells(student)
     assert [s.metadata[METADATA_KEY] for s in stubs] == [
-        {"exercise": "syn-ex2", "part": 0, "graded": True},
+        {"exercise": "syn-ex2", "part": 0, "graded": True, "points": 1},  # the default points
         {"exercise": "syn-ex3", "part": 0, "graded": False},
-        {"exercise": "syn-ex3", "part": 1, "graded": True},
+        {"exercise": "syn-ex3", "part": 1, "graded": True, "points": 1},
     ]
     for stub, solution in zip(stubs, solution_cells(chapter)):
         assert "# YOUR CODE HERE" in stub.source
@@ -121,9 +121,10 @@ def test_solution_text_is_replaced_by_a_placeholder():
     assert "SECRET" not in text and "2 \\times 21" not in text
     assert "{solution" not in text
     assert text.count(ANSWER_PLACEHOLDER) == 2  # the derivation, and the remark in the gated solution
-    assert "*Your answer to exercise syn-ex1:*" in text
+    assert "*Your answer to Exercise syn-ex1:*" in text
     for label in ("syn-ex1", "syn-ex2", "syn-ex3"):
-        assert f":label: {label}\n" in text  # the exercises stay
+        assert f"**Exercise {label}**\n\n" in text  # the exercises stay (a test notebook has no numbers)
+    assert "Show that $2 x = 42$." in text and "Time it, then print $x^2$." in text
     assert "## References" in text
 
 
@@ -133,8 +134,13 @@ def test_other_cells_are_untouched():
     kept = [c for c in chapter.cells if c.cell_type == "code" and "solution" not in c.metadata.get("tags", [])]
     assert kept == [c for c in student.cells if c.cell_type == "code" and METADATA_KEY not in c.metadata]
     assert student.cells[0] == chapter.cells[0]
-    # only the markdown cell that held nothing but a directive marker is gone
-    assert len(student.cells) == len(chapter.cells) - 1
+    assert student.cells[-1] == chapter.cells[-1]
+    # one exercise per cell, each answer in a cell of its own; the cell that held nothing but a
+    # directive marker is gone
+    markdown = [c.source.splitlines()[0] for c in student.cells if c.cell_type == "markdown"]
+    assert markdown == ["# A chapter", "## Exercises", "**Exercise syn-ex1**", "*Your answer to Exercise syn-ex1:*",
+                        "**Exercise syn-ex2**", ANSWER_PLACEHOLDER, "**Exercise syn-ex3**",
+                        "*Your solution to Exercise syn-ex3:*", "## References"]
 
 
 def test_input_is_not_changed_and_the_transformation_is_idempotent():
@@ -143,7 +149,8 @@ def test_input_is_not_changed_and_the_transformation_is_idempotent():
     student = make_student_notebook(chapter, name="syn.ipynb")
     assert chapter == before
     assert make_student_notebook(student, name="other.ipynb") == student
-    assert student.metadata[METADATA_KEY] == {"source": "syn.ipynb"}
+    assert set(student.metadata[METADATA_KEY]) == {"source", "version"}
+    assert student.metadata[METADATA_KEY]["source"] == "syn.ipynb"
 
 
 @pytest.mark.parametrize(
@@ -274,15 +281,16 @@ def test_malformed_hidden_checks_give_clear_errors(cells, message):
 def test_check_lists_hidden_checks_and_flags_exercises_without(capsys):
     assert main(["check", str(CHAPTERS)]) == 0
     out = capsys.readouterr().out
-    assert "  ch1-ex3: graded, 1 hidden check\n  ch1-ex4: graded, 1 hidden check\n  ch1-ex5: graded, 1 hidden check\n" in out
+    assert ("  Exercise 1.3 (ch1-ex3): graded, 1 hidden check\n  Exercise 1.4 (ch1-ex4): graded, 1 hidden check\n"
+            "  Exercise 1.5 (ch1-ex5): graded, 1 hidden check\n") in out
     for path in ALL_CHAPTERS:
         assert str(path) in out
     # every graded exercise of every chapter is listed once, with or without hidden check
-    listed = re.findall(r"^  (ch\w+-ex\d+): graded", out, flags=re.MULTILINE)
+    listed = re.findall(r"^  Exercise \w\.\d+ \((ch\w+-ex\d+)\): graded", out, flags=re.MULTILINE)
     coded = [label for path in ALL_CHAPTERS
              for label in dict.fromkeys(re.findall(r"\{solution-start\} (\S+)", all_text(nbformat.read(path, 4))))]
     assert listed == coded
-    unprotected = re.findall(r"^  (\S+): graded by its visible output only: NO hidden check", out, flags=re.MULTILINE)
+    unprotected = re.findall(r"^  (.+): graded by its visible output only: NO hidden check", out, flags=re.MULTILINE)
     assert main(["check", str(CHAPTERS), "--strict"]) == (1 if unprotected else 0)
 
 
@@ -419,3 +427,67 @@ def test_the_instructor_guide_shows_outputs_of_the_current_chapters():
               for number, cell in enumerate(code) if cell.metadata.get(METADATA_KEY, {}).get("graded")]
     bob = re.search(r"FAIL  bob/01_pca\.ipynb  (.*)", guide)[1]
     assert re.findall(r"Cell \d+ \(exercise [^)]+\)", bob) == graded
+
+
+# ---------------------------------------------------------------- the book without solutions
+
+TINY_CONFIG = """title: Tiny
+author: t
+only_build_toc_files: true
+execute:
+  execute_notebooks: "off"
+parse:
+  myst_enable_extensions: [colon_fence, dollarmath, amsmath]
+sphinx:
+  extra_extensions: [sphinx_exercise]
+  local_extensions:
+    remove_solutions: _ext
+"""
+TINY_TOC = """format: jb-book
+root: intro
+parts:
+  - caption: Chapters
+    chapters:
+      - file: chapters/07_syn
+  - caption: For instructors
+    chapters:
+      - file: instructor_guide
+"""
+
+
+def test_the_book_without_solutions_drops_the_guide_and_serves_the_student_notebook(tmp_path):
+    # a tiny book (two pages and a chapter, not executed) built as the real one is, with the extension
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    (tmp_path / "_ext").mkdir()
+    shutil.copy(CHAPTERS.parent / "_ext" / "remove_solutions.py", tmp_path / "_ext")
+    (tmp_path / "_config.yml").write_text(TINY_CONFIG)
+    (tmp_path / "_toc.yml").write_text(TINY_TOC)
+    (tmp_path / "intro.md").write_text("# Intro\n\nHello.\n")
+    (tmp_path / "instructor_guide.md").write_text("# For instructors\n\nGrading notes.\n")
+    (tmp_path / "chapters").mkdir()
+    chapter = graded_chapter()
+    chapter.cells[0].source = "# Chapter seven\n\nSome text."
+    nbformat.write(chapter, tmp_path / "chapters" / "07_syn.ipynb")
+    environment = {**os.environ, "KPCA_REMOVE_SOLUTIONS": "1",
+                   "PYTHONPATH": str(CHAPTERS.parent)}
+    done = subprocess.run([str(Path(sys.executable).parent / "jupyter-book"), "build", ".", "-W", "--keep-going"],
+                          cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    html = tmp_path / "_build" / "html"
+    assert not (html / "instructor_guide.html").exists()
+    pages = {path: path.read_text() for path in html.rglob("*.html")}
+    assert not any("instructor_guide" in text or "For instructors" in text for text in pages.values())
+    # every download link of every page leads to a file; the chapter's is its student version
+    for path, text in pages.items():
+        for link in re.findall(r'href="([^"]*_sources/[^"]*)"', text):
+            assert (path.parent / link).resolve().is_file(), (path, link)
+    page = pages[html / "chapters" / "07_syn.html"]
+    assert 'href="../_sources/chapters/07_syn.ipynb"' in page and "SECRET" not in page
+    served = nbformat.read(html / "_sources" / "chapters" / "07_syn.ipynb", as_version=4)
+    assert served == make_student_notebook(chapter, name="07_syn.ipynb")
+    text = nbformat.writes(served)
+    assert "SECRET" not in text and "hidden check" not in text and "**Exercise 7.1**" in text

@@ -453,14 +453,14 @@ def test_solved_notebook_passes_grading_under_a_second_blas_configuration(runs):
 def test_chapter_1_as_handed_out_or_wrong_fails_naming_the_cells(runs):
     chapter_1 = runs["chapter_1"]
     assert chapter_1.verdict("bob/01_pca.ipynb") == ("FAIL", (
-        "Cell 22 (exercise ch1-ex3): raised NotImplementedError; hidden check 1 of ch1-ex3: raised "
-        "NotImplementedError; Cell 23 (exercise ch1-ex4): raised NotImplementedError; hidden check 1 of "
-        "ch1-ex4: raised NotImplementedError; Cell 24 (exercise ch1-ex5): raised NotImplementedError; "
-        "hidden check 1 of ch1-ex5: raised NotImplementedError"))
+        "Cell 22 (Exercise 1.3, ch1-ex3): raised NotImplementedError; hidden check 1 of Exercise 1.3 (ch1-ex3): "
+        "raised NotImplementedError; Cell 23 (Exercise 1.4, ch1-ex4): raised NotImplementedError; hidden check 1 "
+        "of Exercise 1.4 (ch1-ex4): raised NotImplementedError; Cell 24 (Exercise 1.5, ch1-ex5): raised "
+        "NotImplementedError; hidden check 1 of Exercise 1.5 (ch1-ex5): raised NotImplementedError"))
     # one answer off by one: its visible check and its hidden check differ, the other exercise passes
     assert chapter_1.verdict("carol/01_pca.ipynb") == ("FAIL", (
-        "Cell 22 (exercise ch1-ex3): output differs from the reference; "
-        "hidden check 1 of ch1-ex3: output differs from the reference"))
+        "Cell 22 (Exercise 1.3, ch1-ex3): output differs from the reference; "
+        "hidden check 1 of Exercise 1.3 (ch1-ex3): output differs from the reference"))
     assert chapter_1.exercise("carol/01_pca.ipynb", "ch1-ex4") == ("PASS", "")
     assert chapter_1.exercise("carol/01_pca.ipynb", "ch1-ex5") == ("PASS", "")
     returncode, _, _, stderr, _ = chapter_1.result()
@@ -502,8 +502,8 @@ def test_attack_printing_the_shown_output_fails_where_there_is_a_hidden_check(ru
     assert "note: syn.ipynb: syn-ex2 has no hidden check and is graded by the visible output only" \
         in attacks_run.result()[3]
     assert runs["chapter_1"].verdict("dan/01_pca.ipynb") == ("FAIL", (
-        "hidden check 1 of ch1-ex3: raised NameError; hidden check 1 of ch1-ex4: raised NameError; "
-        "hidden check 1 of ch1-ex5: raised NameError"))
+        "hidden check 1 of Exercise 1.3 (ch1-ex3): raised NameError; hidden check 1 of Exercise 1.4 (ch1-ex4): "
+        "raised NameError; hidden check 1 of Exercise 1.5 (ch1-ex5): raised NameError"))
 
 
 def test_attack_print_patch_and_input_transformer_fail(runs):
@@ -556,7 +556,7 @@ def test_bad_metadata_and_unreadable_files_get_one_line_each(runs):
         "file name, got \"x\""))
     assert attacks_run.verdict("j_metadata_list/syn.ipynb") == ("FAIL", (
         "malformed metadata in Cell 1: kpca_coursework must hold 'exercise' (text) and 'part' "
-        "(a whole number), got {\"exercise\": [\"syn-ex1\"], \"graded\": true, \"part\": 0}"))
+        "(a whole number), got {\"exercise\": [\"syn-ex1\"], \"graded\": true, \"part\": 0, \"points..."))
     verdict, reasons = attacks_run.verdict("k_not_json/syn.ipynb")
     assert verdict == "FAIL" and reasons.startswith("not a readable notebook (NotJSONError")
     assert attacks_run.verdict("c_names/new\\nline.ipynb")[0] == "FAIL"

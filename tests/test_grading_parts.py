@@ -482,8 +482,9 @@ def test_reading_and_preparing_count_against_the_time_limit(tmp_path, chapter):
         return records(build_run_notebook(student, reference), {})
 
     late = time.monotonic() - 30  # its grading began 30 s ago (a slow read, say)
-    verdict, chapter_name = _grade_one(tmp_path / "syn.ipynb", {"syn.ipynb": reference}, run, Limits(timeout=20), late)
-    assert verdict.reasons == ["timed out after 20 s while being read and prepared"] and given == []
+    verdict, chapter_name, ran, _ = _grade_one(tmp_path / "syn.ipynb", {"syn.ipynb": reference}, run,
+                                              Limits(timeout=20), late)
+    assert verdict.reasons == ["timed out after 20 s while being read and prepared"] and given == [] and not ran
     _grade_one(tmp_path / "syn.ipynb", {"syn.ipynb": reference}, run, Limits(timeout=60), late)
     assert 25 < given[0] <= 30  # the run gets what is left
 

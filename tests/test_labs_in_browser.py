@@ -1,8 +1,8 @@
 """The labs that compute in the reader's browser, in real Chromium, against kpca_lib.
 
 The test writes a page holding the three labs (chapter 5's de-noising lab,
-chapter 3's Gram-spectrum lab, chapter 1's PCA lab), and one holding chapter
-4's kernel PCA lab, with the book's
+chapter 3's Gram-spectrum lab, chapter 1's PCA lab), and pages of their own
+for chapter 4's kernel PCA lab and the appendices' labs, with the book's
 ``_static/`` files linked as Jupyter Book links them, serves it on 127.0.0.1
 and opens it in headless Chromium with the launch arguments of
 ``tests/test_book_in_browser.py``. A request to any other host is blocked
@@ -25,7 +25,8 @@ import numpy as np
 import pytest
 
 from kpca_lib.datasets import noisy_circle
-from kpca_lib.explorers import denoising_lab, gram_spectrum_lab, kernel_pca_lab, pca_lab
+from kpca_lib.explorers import (denoising_lab, gram_spectrum_lab, kernel_pca_lab, pca_lab, robust_pca_lab,
+                                sparse_pca_lab)
 from test_book_in_browser import (  # skips this module too where Chromium is missing
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -39,6 +40,13 @@ from lab_parity import (
     compare_kernel_pca,
     check_gram,
     check_pca,
+    check_robust_pca,
+    check_sparse_pca,
+    ROBUST,
+    SPARSE,
+    APPENDIX_SWEEPS,
+    latency_table,
+    measure_latencies,
     click_reference,
     denoising_reference,
     format_report,
@@ -309,6 +317,98 @@ def test_payload_reaches_the_page_unchanged(lab_page):
     payload = lab_payload(page, DENOISING)
     expected = json.loads(denoising_lab().payload_json)
     assert payload == expected
+
+
+# ---------------------------------------------------------------- the appendices' labs
+
+@pytest.fixture(scope="module")
+def appendix_server(tmp_path_factory):
+    """URL of a page with appendix A's sparse PCA lab and appendix B's robust PCA lab."""
+    directory = tmp_path_factory.mktemp("appendix-labs")
+    page = write_lab_page(directory, [sparse_pca_lab(), robust_pca_lab()])
+    with local_server(directory) as url:
+        yield url + page
+
+
+@pytest.fixture
+def appendix_page(chromium, appendix_server):
+    opened = LabPage(chromium, appendix_server, n_labs=2)
+    yield opened
+    opened.close()
+
+
+def test_sparse_and_robust_pca_labs_match_kpca_lib(appendix_page):
+    page = appendix_page.page
+    print("\n" + format_report("sparse PCA lab against kpca_lib.SparsePCA:", check_sparse_pca(page, SPARSE)))
+    print(format_report("robust PCA lab against kpca_lib.robust_pca:", check_robust_pca(page, ROBUST)))
+
+
+def test_appendix_labs_keyboard_and_reset(appendix_page):
+    page = appendix_page.page
+    for index, keys in [(SPARSE, ["alpha", "n_components"]), (ROBUST, ["lam_factor", "rank", "n_corrupted"])]:
+        lab = page.locator(".kpca-lab").nth(index)
+        sliders = lab.locator("input[type=range]")
+        assert sliders.count() == len(keys)
+        initial = page.evaluate(f"() => window.kpcaLabs[{index}].state")
+        for i, key in enumerate(keys):
+            slider = sliders.nth(i)
+            label = lab.locator(f"label[for='{slider.get_attribute('id')}']")
+            assert label.count() == 1 and label.text_content().strip()
+            shown = lab.locator(f"output[for='{slider.get_attribute('id')}']")
+            before_text, before = shown.text_content(), page.evaluate(f"() => window.kpcaLabs[{index}].state")
+            slider.focus()
+            page.keyboard.press("ArrowLeft")
+            page.evaluate(f"() => window.kpcaLabs[{index}].whenIdle()")
+            after = page.evaluate(f"() => window.kpcaLabs[{index}].state")
+            assert shown.text_content() != before_text, f"lab {index}, slider {i}: value shown did not change"
+            assert after[key] != before[key], f"lab {index}, slider {i}"
+        lab.get_by_role("button", name="reset to the appendix's setting").click()
+        page.evaluate(f"() => window.kpcaLabs[{index}].whenIdle()")
+        assert page.evaluate(f"() => window.kpcaLabs[{index}].state") == initial
+
+
+def test_appendix_labs_speed_as_perceived(appendix_page):
+    """Print the ms from a slider's input event to the second animation frame (the page's answer
+    drawn) and to the frame after the last sweep is drawn, per slider (median, worst)."""
+    page = appendix_page.page
+    results = measure_latencies(page, APPENDIX_SWEEPS)
+    print("\n" + latency_table(results))
+    assert all(len(records) > 0 for records in results.values())
+
+
+def hex_rgb(colour):
+    """[r, g, b] of '#rgb' or '#rrggbb'."""
+    digits = colour[1:] if len(colour) == 7 else "".join(2 * c for c in colour[1:])
+    return [int(digits[i : i + 2], 16) for i in (0, 2, 4)]
+
+
+def test_appendix_labs_at_phone_width_in_both_themes(chromium, appendix_server):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for name, width, scale in [("desktop", 1280, 1), ("phone", 390, 3)]:
+        opened = LabPage(chromium, appendix_server, width=width, height=844, scale=scale, n_labs=2)
+        page = opened.page
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        canvases = page.evaluate(
+            """() => Array.from(document.querySelectorAll('.kpca-lab canvas')).map(c =>
+                 [c.width, c.height, c.getBoundingClientRect().width, c.getBoundingClientRect().height])"""
+        )
+        assert len(canvases) == 5  # sparse PCA: heat map, non-zeros; robust PCA: entries, spectrum, support
+        for pixels_wide, pixels_high, css_wide, css_high in canvases:
+            assert abs(pixels_wide - css_wide * scale) <= scale and abs(pixels_high - css_high * scale) <= scale
+            assert css_wide <= width
+        for theme in ("light", "dark"):
+            # the canvases redraw with the theme's colours (kpcaLabCore.onThemeChange)
+            page.evaluate("t => { document.documentElement.dataset.theme = t; }", theme)
+            page.wait_for_timeout(100)
+            background = page.evaluate("() => window.kpcaLabCore.ink().background")
+            for index, lab_name in [(SPARSE, "sparse_pca"), (ROBUST, "robust_pca")]:
+                lab = page.locator(".kpca-lab").nth(index)
+                corner = lab.locator("canvas").first.evaluate(
+                    "c => Array.from(c.getContext('2d').getImageData(1, 1, 1, 1).data.slice(0, 3))")
+                assert corner == hex_rgb(background), (theme, corner)
+                lab.scroll_into_view_if_needed()
+                lab.screenshot(path=str(SCREENSHOTS / f"lab_{lab_name}_{name}_{theme}.png"))
+        opened.close()
 
 
 # ---------------------------------------------------------------------------

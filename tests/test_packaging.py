@@ -10,6 +10,10 @@ as if it were missing from a fresh environment. So an undeclared import
 fails here as it would on a student's machine, without building a fresh
 environment from the package index (which took most of this test's time).
 
+The wheel and the source distribution are also what a course may hand to
+students instead of the repository: they must hold no chapter, no solution
+and no hidden check (``test_student_packages_hold_no_solution``).
+
 Checked twice: with the core dependencies alone, where ``import kpca_lib``
 and every numerical module must import and the explorers must say which
 package is missing; then with the ``explorers`` and ``coursework`` extras,
@@ -62,6 +66,18 @@ def wheel(tmp_path_factory):
     out = tmp_path_factory.mktemp("wheel")
     pip("wheel", "--no-build-isolation", "-w", str(out), str(ROOT))
     (path,) = out.glob("kpca_lib-*.whl")
+    return path
+
+
+@pytest.fixture(scope="module")
+def sdist(tmp_path_factory):
+    """The source distribution, built by setuptools' own backend (what ``python -m build --sdist
+    --no-isolation`` calls; ``build`` itself is not pinned), offline."""
+    out = tmp_path_factory.mktemp("sdist")
+    subprocess.run([sys.executable, "-c", "import sys; from setuptools import build_meta; "
+                    "build_meta.build_sdist(sys.argv[1])", str(out)],
+                   cwd=ROOT, check=True, capture_output=True, timeout=300)
+    (path,) = out.glob("kpca_lib-*.tar.gz")
     return path
 
 
@@ -187,3 +203,52 @@ def test_an_undeclared_import_is_caught(wheel, target):
     allowed = allowed_distributions([Requirement("numpy")])
     errors = import_each(target, allowed, ["kpca_lib"])
     assert "scipy" in errors["kpca_lib"] or "sklearn" in errors["kpca_lib"], errors
+
+
+def solution_lines():
+    """Lines that only the solutions and hidden checks of the chapters hold (longer than 30 characters)."""
+    private, public = set(), set()
+    for path in sorted((ROOT / "chapters").glob("*.ipynb")):
+        for cell in json.loads(path.read_text())["cells"]:
+            text = "".join(cell["source"])
+            tags = cell.get("metadata", {}).get("tags", [])
+            lines = {line.strip() for line in text.splitlines() if len(line.strip()) > 30}
+            if "solution" in tags or "hidden-check" in tags or "{solution" in text:
+                private |= lines
+            else:
+                public |= lines
+    return private - public
+
+
+def hidden_check_lines():
+    """The code lines of the chapters' hidden checks (their inputs, seeds and calls)."""
+    lines = set()
+    for path in sorted((ROOT / "chapters").glob("*.ipynb")):
+        for cell in json.loads(path.read_text())["cells"]:
+            if "hidden-check" in cell.get("metadata", {}).get("tags", []):
+                lines |= {line.strip() for line in "".join(cell["source"]).splitlines() if len(line.strip()) > 20}
+    return lines
+
+
+def test_student_packages_hold_no_solution(wheel, sdist):
+    import tarfile
+
+    secret = solution_lines()
+    assert len(secret) > 100  # the chapters have solutions, and the check can find them
+    with zipfile.ZipFile(wheel) as archive:
+        files = {name: archive.read(name).decode(errors="replace") for name in archive.namelist()}
+    with tarfile.open(sdist) as archive:
+        sources = {member.name: archive.extractfile(member).read().decode(errors="replace")
+                   for member in archive.getmembers() if member.isfile()}
+    assert any(name.endswith("kpca_lib/kernel_pca.py") for name in sources)
+    assert any(name.endswith("coursework/authoring/self_check.py") for name in sources)
+    for name, text in {**files, **sources}.items():
+        assert not re.search(r"(^|/)(chapters|tests|benchmarks|student_notebooks)/|\\.ipynb$", name), name
+        package_file = re.search(r"(?:^|/)((?:kpca_lib|coursework)/.*)$", name)
+        if package_file and not re.search(r"\\.(dist|egg)-info/", name):
+            # the library and the tools exactly as in the checkout, nothing added
+            assert text == (ROOT / package_file[1]).read_text(errors="replace"), name
+        else:  # metadata and README: no line of any solution or hidden check
+            assert not [line for line in secret if line in text], name
+    hidden = hidden_check_lines()
+    assert hidden and not any(line in text for line in hidden for text in {**files, **sources}.values())

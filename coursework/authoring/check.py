@@ -13,6 +13,7 @@ from pathlib import Path
 import nbformat
 
 from ..grading.reference import extract_reference
+from .exercises import exercise_numbers
 
 __all__ = ["check_chapter", "check"]
 
@@ -24,21 +25,26 @@ def check_chapter(nb, name):
     except ValueError as error:
         return [], [], [str(error)]
     lines, weak, errors = [], [], []
+    try:
+        numbers = exercise_numbers(nb, name)
+    except ValueError:  # not named like a chapter of the book: its labels only
+        numbers = {}
     for label in reference.exercises:
+        shown = f"Exercise {numbers[label]} ({label})" if label in numbers else label
         graded = any(key[0] == label for key in reference.graded)
         hidden = reference.hidden_count(label)
         if not graded and not hidden:
-            lines.append(f"  {label}: not graded (its output is not stable)")
+            lines.append(f"  {shown}: not graded (its output is not stable)")
             continue
         if hidden:
-            lines.append(f"  {label}: graded, {hidden} hidden check{'s' if hidden > 1 else ''}")
+            lines.append(f"  {shown}: graded, {hidden} hidden check{'s' if hidden > 1 else ''}")
         else:
             weak.append(label)
-            lines.append(f"  {label}: graded by its visible output only: NO hidden check")
+            lines.append(f"  {shown}: graded by its visible output only: NO hidden check")
         for checks in (c for key, c in reference.hidden.items() if key[0] == label):
             for check in checks:
                 if not any(output.get("name") == "stdout" for output in check.expected.outputs):
-                    errors.append(f"{name}: hidden check {check.number} of {label} prints nothing")
+                    errors.append(f"{name}: hidden check {check.number} of {shown} prints nothing")
     return lines, weak, errors
 
 

@@ -20,7 +20,7 @@ directives are not well formed.
 import re
 from dataclasses import dataclass
 
-__all__ = ["SolutionCell", "solution_cells", "strip_solution_text", "cell_tags",
+__all__ = ["SolutionCell", "solution_cells", "strip_solution_text", "solution_pieces", "cell_tags",
            "chapter_token", "exercise_numbers",
            "SOLUTION_TAG", "HIDDEN_CHECK_TAG", "REMOVE_CELL_TAG", "METADATA_KEY", "CHECK_MARKER"]
 
@@ -168,20 +168,52 @@ def strip_solution_text(source, state, where):
     to cell, and is updated. Returns the new source: solution directives and
     the text inside a gated solution are replaced by a placeholder.
     """
+    pieces = solution_pieces(source, state, where)
+    if pieces is None:
+        return source  # no solution in this cell: leave it exactly as it is
+    out = []
+    for piece in pieces:
+        if piece[0] == "text":
+            out.extend(piece[1])
+        elif piece[0] == "start":
+            out.extend([f"*Your solution to exercise {piece[1]}:*", ""])
+        elif piece[2] == "derivation":
+            out.extend([f"*Your answer to exercise {piece[1]}:*", "", ANSWER_PLACEHOLDER, ""])
+        else:
+            out.extend([ANSWER_PLACEHOLDER, ""])
+    text = "\n".join(out)
+    return re.sub(r"\n{3,}", "\n\n", text).strip("\n")
+
+
+def solution_pieces(source, state, where):
+    """One markdown cell cut where its solutions were: what a student keeps, and where answers go.
+
+    ``state`` carries the label of the open gated solution (or None) from cell
+    to cell, and is updated. Returns None when the cell holds no solution (and
+    none is open), else a list of pieces, in order:
+
+    * ``("text", lines)``: text outside any solution, kept;
+    * ``("start", label)``: a gated solution of ``label`` opens here;
+    * ``("answer", label, kind)``: solution text was here (``kind`` is
+      ``"derivation"`` for a ``{solution}`` directive, ``"gated"`` for prose
+      inside a gated solution; one piece for a run of such prose).
+    """
     lines = source.splitlines()
     if state["gated"] is None and not any(
         (match := _DIRECTIVE_FENCE.match(line)) and match["name"].startswith("solution") for line in lines
     ):
-        return source  # no solution in this cell: leave it exactly as it is
-    out = []
-    placeholder_written = False
-    i = 0
+        return None
+    pieces = []
+
+    def keep(kept):
+        if pieces and pieces[-1][0] == "text":
+            pieces[-1][1].extend(kept)
+        else:
+            pieces.append(("text", list(kept)))
 
     def drop_text():
-        nonlocal placeholder_written
-        if not placeholder_written:
-            out.extend([ANSWER_PLACEHOLDER, ""])
-            placeholder_written = True
+        if not (pieces and pieces[-1][0] == "answer"):
+            pieces.append(("answer", state["gated"], "gated"))
 
     def skip_block(start, fence):
         """Index just past the fenced block opened at ``start``."""
@@ -192,6 +224,7 @@ def strip_solution_text(source, state, where):
             raise ValueError(f"{where}: the fence {lines[start].strip()!r} is never closed")
         return j + 1
 
+    i = 0
     while i < len(lines):
         line = lines[i]
         directive = _DIRECTIVE_FENCE.match(line)
@@ -199,7 +232,7 @@ def strip_solution_text(source, state, where):
         if directive and directive["name"] == "solution":
             i = skip_block(i, directive["fence"])
             if state["gated"] is None:
-                out.extend([f"*Your answer to exercise {directive['argument']}:*", "", ANSWER_PLACEHOLDER, ""])
+                pieces.append(("answer", directive["argument"], "derivation"))
             else:
                 drop_text()
         elif directive and directive["name"] == "solution-start":
@@ -210,7 +243,7 @@ def strip_solution_text(source, state, where):
                 )
             i = skip_block(i, directive["fence"])
             state["gated"] = directive["argument"]
-            out.extend([f"*Your solution to exercise {state['gated']}:*", ""])
+            pieces.append(("start", state["gated"]))
         elif directive and directive["name"] == "solution-end":
             if state["gated"] is None:
                 raise ValueError(f"{where}: solution-end without a solution-start before it")
@@ -219,18 +252,17 @@ def strip_solution_text(source, state, where):
         elif fence:
             end = skip_block(i, fence["fence"])
             if state["gated"] is None:
-                out.extend(lines[i:end])
+                keep(lines[i:end])
             else:
                 drop_text()
             i = end
         else:
             if state["gated"] is None:
-                out.append(line)
+                keep([line])
             elif line.strip():
                 drop_text()
             i += 1
-    text = "\n".join(out)
-    return re.sub(r"\n{3,}", "\n\n", text).strip("\n")
+    return pieces
 
 
 def chapter_token(name):
@@ -274,6 +306,8 @@ def exercise_numbers(nb, name):
     Returns
     -------
     numbers : dict of str to str
+        For a handout made by ``make-student`` (whose statements are no longer
+        directives), the numbers it recorded in its metadata.
     """
     token = chapter_token(name)
     numbers, count = {}, 0
@@ -296,4 +330,8 @@ def exercise_numbers(nb, name):
             count += 1
             if options.get("label"):
                 numbers[options["label"]] = f"{token}.{count}"
+    recorded = nb.get("metadata", {}).get(METADATA_KEY)
+    if not count and isinstance(recorded, dict) and isinstance(recorded.get("exercises"), dict):
+        # a handout: make-student turned the directives into text and recorded the numbers
+        return {str(label): str(number) for label, number in recorded["exercises"].items()}
     return numbers

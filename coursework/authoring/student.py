@@ -29,14 +29,15 @@ from pathlib import Path
 
 import nbformat
 
-from .exercises import (METADATA_KEY, SOLUTION_TAG,
-                        solution_cells, strip_solution_text)
+from .exercises import METADATA_KEY, SOLUTION_TAG, exercise_numbers, solution_cells
+from .handout import book_index, chapter_version, markdown_cells, recorded_entry
+from .points import annotate_student
 from .stubs import function_stub, plain_stub
 
 __all__ = ["make_student_notebook", "make_student", "notebooks_in"]
 
 
-def make_student_notebook(nb, name="notebook"):
+def make_student_notebook(nb, name="notebook", book=None):
     """Return the student version of a notebook (the input is not changed).
 
     Parameters
@@ -46,18 +47,26 @@ def make_student_notebook(nb, name="notebook"):
         the same notebook, so the function is idempotent).
     name : str, default="notebook"
         The notebook's file name, recorded in the metadata (``grade`` finds the
-        reference notebook by it) and used in error messages.
+        reference notebook by it), which gives the chapter's number, and used
+        in error messages.
+    book : coursework.authoring.myst_markdown.BookIndex, optional
+        What references resolve to (:func:`.handout.book_index`); by default,
+        the chapter's own numbers and titles only.
 
     Returns
     -------
     student : nbformat.NotebookNode
-        Solution code cells stubbed (graded ones keep their reference outputs
-        and start with ``# NBVAL_CHECK_OUTPUT``; the stub of an exercise with
-        hidden checks keeps the signatures and docstrings of its functions and
-        its visible check), hidden checks removed, solution text replaced by
-        "Write your answer here.", markdown cells left empty removed, every
+        The text in Jupyter Markdown with the book's numbers, each exercise
+        statement in a cell of its own (:mod:`.handout`); solution code cells
+        stubbed (graded ones keep their reference outputs and start with
+        ``# NBVAL_CHECK_OUTPUT``; the stub of an exercise with hidden checks
+        keeps the signatures and docstrings of its functions and its visible
+        check), hidden checks removed, solution text replaced by answer cells
+        ("Write your answer here.", metadata ``kpca_coursework: {exercise,
+        number, written: true}``), markdown cells left empty removed, every
         other cell unchanged. Each solution cell carries the metadata
-        ``kpca_coursework: {exercise, part, graded}``.
+        ``kpca_coursework: {exercise, part, graded}``; the notebook,
+        ``kpca_coursework: {source, exercises, version}``.
 
     Raises
     ------
@@ -74,42 +83,60 @@ def make_student_notebook(nb, name="notebook"):
     >>> nb = nbformat.v4.new_notebook(cells=[
     ...     nbformat.v4.new_markdown_cell("```{solution} ex1\\n:class: dropdown\\n\\nBecause.\\n```"),
     ... ])
-    >>> print(make_student_notebook(nb).cells[0].source)
-    *Your answer to exercise ex1:*
+    >>> answer = make_student_notebook(nb, name="07_syn.ipynb").cells[0]
+    >>> print(answer.source)
+    *Your answer to Exercise ex1:*
     <BLANKLINE>
     Write your answer here.
+    >>> answer.metadata["kpca_coursework"]
+    {'exercise': 'ex1', 'number': None, 'written': True}
     """
     if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
         raise TypeError(f"nb must be a notebook read with nbformat, got {type(nb).__name__}")
+    previous = recorded_entry(nb)
+    source = previous.get("source", name) if isinstance(previous.get("source", name), str) else name
     roles = {found.index: found for found in solution_cells(nb, name)}
     with_hidden_checks = {found.exercise for found in roles.values() if found.hidden}
+    book = book or book_index(nb, source)
     student = copy.deepcopy(nb)
     state = {"gated": None}
-    cells = []
+    cells, stubs = [], []
     for index, cell in enumerate(student.cells):
         if cell.cell_type == "markdown":
-            had_text = bool(cell.source.strip())
-            cell.source = strip_solution_text(cell.source, state, f"{name}, cell {index}")
-            if cell.source or not had_text:
-                cells.append(cell)
+            cells += markdown_cells(cell, state, book, f"{name}, cell {index}")
             continue
         role = roles.get(index)
         if role is not None and role.hidden:
             continue  # instructor-only: the grader appends it after the student's cell
         if role is not None and METADATA_KEY not in cell.metadata:  # not yet a stub
-            _stub_cell(cell, role, role.exercise in with_hidden_checks)
+            _stub_cell(cell, role, role.exercise in with_hidden_checks, book)
+        if role is not None:
+            stubs.append((role.exercise, role.part, cell.source, cell.outputs))
         cells.append(cell)
     student.cells = cells
-    previous = nb.metadata.get(METADATA_KEY)
-    source = previous.get("source", name) if isinstance(previous, dict) else name
-    student.metadata[METADATA_KEY] = {"source": source}
+    annotate_student(nb, student)  # each exercise's points, for the handout
+    entry = {"source": source}
+    numbers = previous.get("exercises") or _numbers(nb, source)
+    if numbers:
+        entry["exercises"] = numbers
+    entry["version"] = previous.get("version") or chapter_version(nb, stubs)
+    student.metadata[METADATA_KEY] = entry
     return student
 
 
-def _stub_cell(cell, role, in_function_convention):
+def _numbers(nb, name):
+    """The book's numbers of the chapter's exercises ({} for a notebook that is not a chapter)."""
+    try:
+        return exercise_numbers(nb, name)
+    except ValueError:
+        return {}
+
+
+def _stub_cell(cell, role, in_function_convention, book):
     """Replace a solution cell's code by its stub, in place."""
-    stub = function_stub(role.exercise, cell.source) if in_function_convention and role.graded else None
-    cell.source = stub or plain_stub(role.exercise, role.graded)
+    shown = book.exercises.get(role.exercise) or role.exercise  # "1.3", as the book numbers it
+    stub = function_stub(shown, cell.source) if in_function_convention and role.graded else None
+    cell.source = stub or plain_stub(shown, role.graded)
     tags = cell.metadata.get("tags", [])
     if SOLUTION_TAG not in tags:
         cell.metadata["tags"] = [*tags, SOLUTION_TAG]
@@ -135,8 +162,23 @@ def notebooks_in(path, argument):
     return found
 
 
+def _bibliography(root):
+    """The book's references.bib: in the chapters' folder or the one above it (None if neither)."""
+    for folder in (root, root.parent):
+        if (folder / "references.bib").is_file():
+            return folder / "references.bib"
+    return None
+
+
 def make_student(source, destination):
     """Write the student version of every notebook of ``source`` into ``destination``.
+
+    References across chapters are resolved with every notebook of
+    ``source`` (for a single notebook, of its folder), and citations with the
+    book's ``references.bib``. Beside the notebooks, ``destination/.expected/``
+    receives a read-only copy of each notebook's expected visible outputs
+    (:mod:`coursework.authoring.expected`), which the self-check compares
+    with, whatever the student's copy of the notebook holds.
 
     Parameters
     ----------
@@ -151,21 +193,34 @@ def make_student(source, destination):
         Each written notebook, its number of graded cells and of solution
         cells.
     """
+    from .expected import write_expected
+
     notebooks = notebooks_in(source, "source")
     destination = Path(destination)
     if destination.exists() and not destination.is_dir():
         raise ValueError(f"destination must be a folder, got the file {destination}")
     root = Path(source) if Path(source).is_dir() else Path(source).parent
+    for notebook in notebooks:
+        if (destination / notebook.relative_to(root)).resolve() == notebook.resolve():
+            raise ValueError(f"destination would overwrite the source notebook {notebook}")
+    chapters = {path: nbformat.read(path, as_version=4) for path in notebooks}
+    for path in notebooks_in(root, "source") if Path(source).is_file() else ():
+        try:  # the book's other chapters, for references across chapters
+            chapters.setdefault(path, nbformat.read(path, as_version=4))
+        except Exception:  # noqa: BLE001 -- a sibling that is not a chapter is no reference
+            continue
+    bib = _bibliography(root)
     written = []
     for notebook in notebooks:
         target = destination / notebook.relative_to(root)
-        if target.resolve() == notebook.resolve():
-            raise ValueError(f"destination would overwrite the source notebook {notebook}")
-        student = make_student_notebook(nbformat.read(notebook, as_version=4), name=notebook.name)
+        chapter = chapters[notebook]
+        others = [(nb, path.name) for path, nb in chapters.items() if path != notebook]
+        book = book_index(chapter, notebook.name, others, bib)
+        student = make_student_notebook(chapter, name=notebook.name, book=book)
         target.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(student, target)
-        info = [c.metadata[METADATA_KEY] for c in student.cells if METADATA_KEY in c.metadata]
+        write_expected(student, destination / ".expected", notebook.name)
+        info = [c.metadata[METADATA_KEY] for c in student.cells
+                if c.cell_type == "code" and METADATA_KEY in c.metadata]
         written.append((target, sum(i["graded"] for i in info), len(info)))
     return written
-
-

@@ -6,7 +6,17 @@
 * :mod:`~coursework.grading.in_kernel`: the hidden-check helpers injected into the kernel;
 * :mod:`~coursework.grading.results`: from the runner's records to reasons;
 * :mod:`~coursework.grading.report`: the summary lines and the CSV report;
-* :mod:`~coursework.grading.session`: :func:`grade`, a whole folder, one line per notebook.
+* :mod:`~coursework.grading.precheck`: the chapters' imports tried in a kernel isolated as the submissions';
+* :mod:`~coursework.grading.session`: :func:`grade`, a whole folder, one line per notebook;
+* :mod:`~coursework.grading.scores`: points per exercise, with partial credit from the checks' shares;
+* :mod:`~coursework.grading.records`, :mod:`~coursework.grading.gradebook`: the gradebook
+  (roster, missing and late work, re-grading, hand-given points);
+* :mod:`~coursework.grading.feedback`: a Markdown file per student, with no hidden check's value;
+* :mod:`~coursework.grading.lms`: the gradebook in Canvas's and Moodle's import layouts;
+* :mod:`~coursework.grading.written`: the written answers, collected for grading by hand.
+
+``README_GRADING.md`` beside these modules says how points, the gradebook, feedback and
+written answers work, for the instructor guide.
 
 How a submission's code runs, isolated and bounded, is :mod:`coursework.isolation`.
 """

@@ -28,7 +28,8 @@ from ..authoring.exercises import CHECK_MARKER, METADATA_KEY
 from ..isolation.kernel_launcher import KERNEL_NAME
 from .submissions import SubmissionProblem, short
 
-__all__ = ["Role", "RunPlan", "strip_nbval_markers", "build_run_notebook", "setup_source", "KERNEL_NAME"]
+__all__ = ["Role", "RunPlan", "strip_nbval_markers", "build_run_notebook", "setup_source", "student_places",
+           "KERNEL_NAME"]
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class Role:
     exercise: str = None
     cell: int = None
     number: int = None
+    part: int = None
 
 
 @dataclass
@@ -58,6 +60,35 @@ class RunPlan:
     notebook: object
     roles: list
     problems: list
+    # how the student finds each of their code cells (by its number): see student_places
+    places: list = None
+
+
+_ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
+
+
+def student_places(submission):
+    """How a student finds each code cell of their notebook: the heading above it, and which code cell under it.
+
+    >>> from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+    >>> nb = new_notebook(cells=[new_code_cell("1"), new_markdown_cell("## Two limits\\n\\nText"),
+    ...                          new_code_cell("2"), new_code_cell("3")])
+    >>> student_places(nb)
+    ['the first code cell of the notebook', 'the first code cell under "Two limits"', \
+'the second code cell under "Two limits"']
+    """
+    places, heading, count = [], None, 0
+    for cell in submission.cells:
+        if cell.cell_type == "markdown":
+            titles = [line.lstrip("#").strip() for line in cell.source.split("\n")
+                      if line.startswith("#") and line.lstrip("#")[:1] == " "]
+            if titles:
+                heading, count = titles[-1][:80], 0
+        elif cell.cell_type == "code":
+            count += 1
+            nth = _ORDINALS[count - 1] if count <= len(_ORDINALS) else f"{count}th"
+            places.append(f"the {nth} code cell " + (f'under "{heading}"' if heading else "of the notebook"))
+    return places
 
 
 def _is_marker(line):
@@ -170,13 +201,13 @@ def build_run_notebook(submission, reference):
             expected = reference.graded[key]
             cells.append(new_code_cell(f"{CHECK_MARKER}\n{source}", outputs=nbformat.from_dict(expected.outputs),
                                        execution_count=expected.execution_count))
-            roles.append(Role("graded", key[0], number))
+            roles.append(Role("graded", key[0], number, part=key[1]))
         else:
             cells.append(new_code_cell(source))
             claimed = keys[number]
             roles.append(Role("student", claimed[0] if claimed else None, number))
         for check in reference.hidden.get(key, []) if key else []:
             cells.append(_hidden_cell(check))
-            roles.append(Role("hidden", check.exercise, number, check.number))
+            roles.append(Role("hidden", check.exercise, number, check.number, part=key[1]))
     metadata = {"kernelspec": {"name": KERNEL_NAME, "display_name": "grader", "language": "python"}}
-    return RunPlan(new_notebook(cells=cells, metadata=metadata), roles, problems)
+    return RunPlan(new_notebook(cells=cells, metadata=metadata), roles, problems, student_places(submission))

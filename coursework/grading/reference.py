@@ -8,14 +8,24 @@ process; the student's kernel never sees the reference folder (with
 """
 
 import copy
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
 
-from ..authoring.exercises import solution_cells
+from ..authoring.exercises import exercise_numbers, solution_cells
+from ..authoring.points import DEFAULT_POINTS, POINTS_KEY, SHARE_KEY, declared
 
-__all__ = ["Expected", "HiddenCheck", "Reference", "extract_reference", "load_references"]
+__all__ = ["Expected", "HiddenCheck", "Reference", "extract_reference", "load_references", "check_key",
+           "exercise_places"]
+
+# a heading line of a markdown cell, and the MyST fences whose lines are not headings
+_HEADING = re.compile(r"^ {0,3}#{1,6}\s+(?P<title>.+?)\s*#*\s*$")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,}|:{3,})")
+_DIRECTIVE = re.compile(r"^ {0,3}(`{3,}|:{3,})\{(?P<name>[^}\s]+)\}\s*(?P<argument>.*?)\s*$")
+_LABEL = re.compile(r"^\s*:label:\s*(?P<label>\S+)\s*$")
+_BOLD_LEAD = re.compile(r"^\s*\*\*(?P<title>[^*]+?)\.?\*\*")
 
 
 @dataclass(frozen=True)
@@ -56,10 +66,69 @@ class Reference:
     exercises: list = field(default_factory=list)
     graded: dict = field(default_factory=dict)
     hidden: dict = field(default_factory=dict)
+    # points of each graded exercise, and the share of each of its checks (keys: check_key)
+    points: dict = field(default_factory=dict)
+    shares: dict = field(default_factory=dict)
+    # the book's number ("4.2") and the heading above each exercise, for the student's feedback
+    numbers: dict = field(default_factory=dict)
+    headings: dict = field(default_factory=dict)
+    # the derivations (written answers, graded by hand): label -> points
+    written: dict = field(default_factory=dict)
 
     def hidden_count(self, exercise):
         """The number of hidden checks of an exercise."""
         return sum(len(checks) for (label, _), checks in self.hidden.items() if label == exercise)
+
+    def checks(self, exercise):
+        """The keys (:func:`check_key`) of an exercise's checks: its visible checks, then its hidden checks."""
+        return [key for key in self.shares if key[1] == exercise]
+
+    def title(self, exercise):
+        """How the student's book names an exercise: ``Exercise 4.2`` (its label if the book gives no number)."""
+        number = self.numbers.get(exercise)
+        return f"Exercise {number}" if number else f"exercise {exercise}"
+
+
+def check_key(kind, exercise, number):
+    """The key of one check: ``("visible", label, part)`` or ``("hidden", label, number)``."""
+    if kind not in ("visible", "hidden"):
+        raise ValueError(f"kind must be 'visible' or 'hidden', got {kind!r}")
+    return kind, exercise, number
+
+
+def exercise_places(nb):
+    """The heading above each labelled exercise, and the derivations' labels (``{solution} LABEL``).
+
+    Returns
+    -------
+    headings : dict of str to str
+        The section heading above each exercise, followed by the exercise's own
+        bold title when its statement starts with one (``Exercises: Units``).
+    derivations : dict of str to int
+        The index of the markdown cell holding each derivation's solution.
+    """
+    headings, derivations, heading = {}, {}, None
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "markdown":
+            continue
+        lines, fence = cell.source.splitlines(), None
+        for i, line in enumerate(lines):
+            directive = _DIRECTIVE.match(line)
+            if directive and directive["name"] == "exercise":
+                label = next((m["label"] for m in map(_LABEL.match, lines[i + 1:i + 8]) if m), None)
+                lead = next((m["title"] for m in map(_BOLD_LEAD.match, lines[i + 1:i + 12]) if m), None)
+                if label:  # the section, and the exercise's own bold title when it has one
+                    headings[label] = f"{heading}: {lead}" if heading and lead else (lead or heading)
+            elif directive and directive["name"] == "solution" and directive["argument"]:
+                derivations[directive["argument"]] = index
+            opened = _FENCE.match(line)
+            if fence is None and opened:
+                fence = opened.group(1)
+            elif fence is not None and line.strip().startswith(fence[0] * len(fence)) and not directive:
+                fence = None
+            elif fence is None and (match := _HEADING.match(line)):
+                heading = match["title"]
+    return headings, derivations
 
 
 def _expected(cell, where):
@@ -90,10 +159,30 @@ def extract_reference(nb, name):
             where = f"{name}: hidden check {number} of {found.exercise}"
             check = HiddenCheck(found.exercise, number, cell.source, _expected(cell, where))
             reference.hidden.setdefault(key, []).append(check)
+            reference.shares[check_key("hidden", found.exercise, number)] = declared(cell, SHARE_KEY, where)
         elif found.graded:
             where = f"{name}: the graded cell of {found.exercise}"
             reference.graded[key] = _expected(cell, where)
+            reference.shares[check_key("visible", found.exercise, found.part)] = declared(cell, SHARE_KEY, where)
+            reference.points.setdefault(found.exercise, declared(cell, POINTS_KEY, where))
+    _describe_exercises(reference, nb, name)
     return reference
+
+
+def _describe_exercises(reference, nb, name):
+    """The book's numbers, the headings, and the derivations' points of a chapter."""
+    try:
+        reference.numbers = exercise_numbers(nb, name)
+    except ValueError:  # a file name without a chapter number: the labels name the exercises
+        reference.numbers = {}
+    for label, _ in reference.hidden:  # an exercise checked by hidden checks alone
+        reference.points.setdefault(label, DEFAULT_POINTS)
+    reference.headings, derivations = exercise_places(nb)
+    graded = {label for label, _ in [*reference.graded, *reference.hidden]}
+    for label, index in derivations.items():
+        if label not in graded:
+            where = f"{name}, cell {index} (the solution of {label})"
+            reference.written[label] = declared(nb.cells[index], POINTS_KEY, where)
 
 
 def load_references(folder):

@@ -16,7 +16,8 @@ import builtins
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["Verdict", "interpret", "where", "exception_text", "exception_kind", "withhold_hidden_source"]
+__all__ = ["Verdict", "Check", "interpret", "where", "exception_text", "exception_kind", "withhold_hidden_source",
+           "extra_output"]
 
 # an exception's name as Python writes it (a dotted identifier), and its value, cut short
 _EXCEPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
@@ -33,24 +34,77 @@ _KNOWN_EXCEPTIONS = frozenset(
 
 
 @dataclass
+class Check:
+    """How one check of an exercise went: a visible check (a graded cell) or a hidden check.
+
+    ``key`` is :func:`coursework.grading.reference.check_key`; ``reason`` is
+    None when it passed; ``cell`` is the student's code cell it ran in (None if
+    it is not in the notebook); ``actual`` is what a visible check printed,
+    kept only when no hidden check ran before it (so that it cannot carry what
+    a submission saw of one), for the student's feedback.
+    """
+
+    key: tuple
+    passed: bool
+    reason: str = None
+    cell: int = None
+    actual: str = None
+
+
+@dataclass
 class Verdict:
-    """The reasons a submission failed (empty: it passed), overall and per exercise."""
+    """The reasons a submission failed (empty: it passed), overall and per exercise, and each check.
+
+    ``reasons`` make the notebook-level verdict (PASS needs none); ``checks``
+    (by check key) make the points (:mod:`coursework.grading.scores`); a reason
+    in no exercise (an error in a cell of the student's own) fails the
+    notebook and costs no point.
+    """
 
     reasons: list = field(default_factory=list)
     exercises: dict = field(default_factory=dict)
+    checks: dict = field(default_factory=dict)
 
     @property
     def passed(self):
         return not self.reasons
 
 
-def where(role):
-    """How a cell of the run notebook is named to the instructor."""
+def _lines(text):
+    return [line.rstrip() for line in (text or "").split("\n") if line.strip()]
+
+
+def extra_output(expected, actual):
+    """Whether ``actual`` is the ``expected`` output with more lines in between or around (a debug print).
+
+    >>> extra_output("q = 21\\n", "debug: [1, 2]\\nq = 21\\n")
+    True
+    >>> extra_output("q = 21\\n", "q = 20\\n")
+    False
+    """
+    wanted, got = _lines(expected), iter(_lines(actual))
+    return bool(wanted) and all(any(line == have for have in got) for line in wanted) and \
+        len(_lines(actual)) > len(wanted)
+
+
+def where(role, numbers=None):
+    """How a cell of the run notebook is named to the instructor (``numbers``: the book's exercise numbers).
+
+    >>> from coursework.grading.preparation import Role
+    >>> where(Role("graded", "ch1-ex3", 22), {"ch1-ex3": "1.3"})
+    'Cell 22 (Exercise 1.3, ch1-ex3)'
+    >>> where(Role("hidden", "ch1-ex3", 22, 1), {"ch1-ex3": "1.3"})
+    'hidden check 1 of Exercise 1.3 (ch1-ex3)'
+    """
     if role.kind == "setup":
         return "the grader's setup cell"
+    number = (numbers or {}).get(role.exercise)
     if role.kind == "hidden":
-        return f"hidden check {role.number} of {role.exercise}"
-    return f"Cell {role.cell}" + (f" (exercise {role.exercise})" if role.exercise else "")
+        return f"hidden check {role.number} of " + (f"Exercise {number} ({role.exercise})" if number
+                                                      else role.exercise)
+    if not role.exercise:
+        return f"Cell {role.cell}"
+    return f"Cell {role.cell} (" + (f"Exercise {number}, {role.exercise})" if number else f"exercise {role.exercise})")
 
 
 def _printable(text):
@@ -129,7 +183,12 @@ def withhold_hidden_source(reason, sources):
     return reason
 
 
-def _cell_reason(record, after_hidden=False):
+def _text(outputs):
+    return "".join(output.get("text", "") if output.get("output_type") == "stream"
+                   else (output.get("data") or {}).get("text/plain", "") for output in outputs or [])
+
+
+def _cell_reason(record, after_hidden=False, expected=None):
     """Why a cell failed; ``after_hidden``: hidden-check code may have been seen, so no free text."""
     message = record.get("message") or ""
     if record["outcome"] == "skipped":
@@ -137,6 +196,8 @@ def _cell_reason(record, after_hidden=False):
     if record.get("when") == "setup":
         return "the kernel could not start" + (f": {message}" if message and not after_hidden else "")
     if "Cell outputs differ" in message:
+        if expected is not None and extra_output(_text(expected), record.get("actual")):
+            return "extra output (the expected output, and more: a print left in a function?)"
         return "output differs from the reference"
     if message.startswith("Timeout") or "Timeout of" in message:
         return "timed out"
@@ -151,10 +212,10 @@ def _cell_reason(record, after_hidden=False):
     return _printable(message.split("\n")[0][:200]) if message else "failed"
 
 
-def _notebook_reason(run, roles, limits):
+def _notebook_reason(run, roles, limits, numbers=None):
     """Why the run stopped early, or None if it finished normally."""
     def at(cell):
-        return f" (in {where(roles[cell])})" if isinstance(cell, int) and 0 <= cell < len(roles) else ""
+        return f" (in {where(roles[cell], numbers)})" if isinstance(cell, int) and 0 <= cell < len(roles) else ""
 
     for record in run.records:
         if record.get("event") == "timeout":
@@ -185,7 +246,7 @@ def interpret(plan, run, limits, reference):
     for exercise, reason in plan.problems:
         verdict.reasons.append(reason)
         verdict.exercises.setdefault(exercise, []).append(reason)
-    stopped = _notebook_reason(run, plan.roles, limits)
+    stopped = _notebook_reason(run, plan.roles, limits, reference.numbers)
     results = {}
     for record in run.events("cell"):
         if record.get("outcome") != "passed" or record.get("when") == "call":
@@ -197,27 +258,54 @@ def interpret(plan, run, limits, reference):
         if record is None:
             reason = "was not run" if checked and stopped is None else None
         elif record["outcome"] != "passed":
-            reason = _cell_reason(record, after_hidden=number >= first_hidden)
+            reason = _cell_reason(record, after_hidden=number >= first_hidden,
+                                  expected=plan.notebook.cells[number].get("outputs") if checked else None)
         elif checked and not record.get("compared"):
             reason = "was not compared with the reference"
         else:
             reason = None
+        if checked:
+            _note_check(verdict, role, record, reason or (f"not reached, {stopped}" if record is None else None),
+                        shown=number < first_hidden)
         if reason is None:
             if record is None and checked and role.exercise in verdict.exercises:
-                verdict.exercises[role.exercise].append(f"{where(role)}: not reached, {stopped}")
+                verdict.exercises[role.exercise].append(f"{where(role, reference.numbers)}: not reached, {stopped}")
             continue
-        text = f"{where(role)}: {reason}"
+        text = f"{where(role, reference.numbers)}: {reason}"
         verdict.reasons.append(text)
         if role.exercise in verdict.exercises:
             verdict.exercises[role.exercise].append(text)
     if stopped is not None:
         verdict.reasons.append(stopped)
     _require_every_exercise(plan, results, verdict, reference)
+    _missing_checks(plan, verdict, reference)
     sources = [check.source for checks in reference.hidden.values() for check in checks]
     verdict.reasons = [withhold_hidden_source(reason, sources) for reason in verdict.reasons]
     verdict.exercises = {label: [withhold_hidden_source(reason, sources) for reason in reasons]
                          for label, reasons in verdict.exercises.items()}
+    for check in verdict.checks.values():
+        check.reason = check.reason and withhold_hidden_source(check.reason, sources)
+        if check.actual is not None and withhold_hidden_source(check.actual, sources) != check.actual:
+            check.actual = None
     return verdict
+
+
+def _note_check(verdict, role, record, reason, shown):
+    """Record how a visible or hidden check went (``shown``: no hidden check ran before it)."""
+    kind, number = ("visible", role.part) if role.kind == "graded" else ("hidden", role.number)
+    key = (kind, role.exercise, number)
+    actual = record.get("actual") if record is not None and kind == "visible" and shown else None
+    verdict.checks[key] = Check(key, reason is None, reason, role.cell, actual)
+
+
+def _missing_checks(plan, verdict, reference):
+    """Every check of the reference gets a result: one that never ran fails, with the exercise's problem."""
+    problems = {}
+    for exercise, reason in plan.problems:
+        problems.setdefault(exercise, reason)
+    for key in reference.shares:
+        if key not in verdict.checks:
+            verdict.checks[key] = Check(key, False, problems.get(key[1], "was not run"))
 
 
 def _require_every_exercise(plan, results, verdict, reference):

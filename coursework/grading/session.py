@@ -33,6 +33,7 @@ from pathlib import Path
 
 from ..isolation.execution import Limits, run_notebook
 from ..isolation.limits import cgroup_support, describe_fallback, scratch_support
+from .precheck import check_environment
 from .preparation import build_run_notebook
 from .reference import load_references
 from .report import shown_name, student_of, summary_line, write_report
@@ -45,17 +46,25 @@ __all__ = ["Outcome", "grade"]
 
 @dataclass
 class Outcome:
-    """The grading of one submission."""
+    """The grading of one submission.
+
+    ``chapter`` is the chapter it was graded against (None if unknown),
+    ``ran`` whether it was run (else it could not be read or prepared: the
+    status ``error``), ``places`` where the student finds each code cell.
+    """
 
     path: Path
     name: str
     student: str
     verdict: Verdict
     seconds: float
+    chapter: str = None
+    ran: bool = False
+    places: list = None
 
 
 def _grade_one(path, references, run, limits, start):
-    """The verdict of one submission, and the chapter it answers (None if unknown).
+    """The verdict of one submission, the chapter it answers (None if unknown), whether it ran, and its places.
 
     Any failure of the submission becomes a reason. Reading and preparing it
     count against its time limit (``start`` is when its grading began).
@@ -71,11 +80,13 @@ def _grade_one(path, references, run, limits, start):
         left = limits.timeout - (time.monotonic() - start)
         if left < 1:
             raise SubmissionProblem(f"timed out after {limits.timeout:g} s while being read and prepared")
-        return interpret(plan, run(plan.notebook, replace(limits, timeout=left)), limits, reference), chapter
+        verdict = interpret(plan, run(plan.notebook, replace(limits, timeout=left)), limits, reference)
+        return verdict, chapter, True, plan.places
     except SubmissionProblem as problem:
-        return Verdict([str(problem)]), chapter
+        return Verdict([str(problem)]), chapter, False, None
     except Exception as error:  # never a traceback, and the next submission is still graded
-        return Verdict([f"the grader could not grade it ({type(error).__name__}: {str(error)[:200]})"]), chapter
+        reason = f"the grader could not grade it ({type(error).__name__}: {str(error)[:200]})"
+        return Verdict([reason]), chapter, False, None
 
 
 def _library(reference):
@@ -99,7 +110,7 @@ def _warn_unhidden(references, used, notes):
 
 
 def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, report=None,
-          stream=sys.stdout, notes=sys.stderr, isolation=None):
+          stream=sys.stdout, notes=sys.stderr, isolation=None, student=None, records=None, precheck=True):
     """Grade every notebook of ``submissions`` against the chapters in ``reference``.
 
     Parameters
@@ -120,6 +131,13 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
         Where the one-line-per-notebook summary goes, and the notes about the run.
     isolation : coursework.isolation.sandbox.Isolation, optional
         Overrides the choice made from ``sandbox`` (for tests).
+    student : str, optional
+        The student of a single notebook (default: the name of its folder).
+    records : coursework.grading.records.Records, optional
+        Where the gradebook and the feedback go (:func:`coursework.grading.records.keep`).
+    precheck : bool, default=True
+        Before any submission runs, import every module the chapters import in a
+        kernel isolated as the submissions' are (:mod:`coursework.grading.precheck`).
 
     Returns
     -------
@@ -130,7 +148,8 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
     FileNotFoundError, ValueError
         If an argument or a reference chapter is unusable.
     coursework.isolation.sandbox.GraderError
-        If the requested isolation is not available.
+        If the requested isolation is not available, or the chapters' modules
+        cannot be imported in it.
     """
     if not (isinstance(jobs, int) and jobs >= 1):
         raise ValueError(f"jobs must be a whole number >= 1, got {jobs!r}")
@@ -144,6 +163,10 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
     # without a cgroup or a private tmpfs the limits are weaker: say so at every run, not in the guide only
     for warning in describe_fallback(cgroup_support(), scratch_support()):
         print(f"WARNING: not bounded: {warning}", file=notes)
+    if precheck:  # the chapters the notebooks are named after; all of them if a name is no chapter's
+        names = {path.name for path in paths}
+        check_environment(reference, isolation, limits, [Path(reference).resolve(), Path(base).resolve()],
+                          names if names <= set(references) else None)
     if found.mac_leftovers:
         print(f"note: ignored {len(found.mac_leftovers)} macOS archive leftovers (__MACOSX/ folders and "
               "._* files), which are not notebooks", file=notes)
@@ -161,13 +184,14 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
             def run(notebook, left):
                 return run_notebook(notebook, root / f"{number:03d}", isolation, left, hidden)
 
-            verdict, chapter = _grade_one(path, references, run, limits, start)
-            return verdict, chapter, time.monotonic() - start
+            return *_grade_one(path, references, run, limits, start), time.monotonic() - start
 
+        single = Path(submissions).is_file() or Path(submissions).is_symlink()
         with ThreadPoolExecutor(max_workers=jobs) as pool:
-            for path, (verdict, chapter, seconds) in zip(paths, pool.map(work, enumerate(paths))):
+            for path, (verdict, chapter, ran, places, seconds) in zip(paths, pool.map(work, enumerate(paths))):
                 name = shown_name(path.relative_to(base) if path != base else path.name)
-                outcomes.append(Outcome(path, name, student_of(path, base), verdict, seconds))
+                who = (student or shown_name(Path(path).resolve().parent.name)) if single else student_of(path, base)
+                outcomes.append(Outcome(path, name, who, verdict, seconds, chapter, ran, places))
                 used |= {chapter} - {None}
                 print(summary_line(name, verdict), file=stream, flush=True)
     for folder in found.too_deep:  # one line for the upload, the others were graded
@@ -181,4 +205,6 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
     if report is not None:
         write_report(report, outcomes)
         print(f"report: {report}", file=notes)
+    if records is not None:
+        records.keep(outcomes, references, notes)
     return outcomes

@@ -29,7 +29,7 @@ from nbval.plugin import NbCellError
 from .kernel_launcher import KERNEL_NAME, kernel_argv
 from .processes import kill_descendants
 
-__all__ = ["GraderPlugin", "peak_memory_kb"]
+__all__ = ["GraderPlugin", "peak_memory_kb", "output_text"]
 
 # after the output connection drops, how long the kernel has to show it died (a dead kernel
 # drops it too) before the drop counts as a message over the cap; the watcher keeps counting
@@ -193,13 +193,17 @@ class GraderPlugin:
             return
         options = getattr(item, "options", {})
         cell = getattr(item, "cell", None)
+        checked = bool(options.get("check"))
         self.report({
             "event": "cell", "cell": getattr(item, "cell_num", None), "when": report.when,
             "outcome": report.outcome, "message": _message(call.excinfo),
             "exception": _exception(getattr(item, "test_outputs", None)),
             # compared against the reference: checked, not skipped, not allowed to raise
-            "compared": bool(options.get("check")) and not options.get("skip")
+            "compared": checked and not options.get("skip")
             and not options.get("check_exception") and cell is not None and cell.execution_count is not None,
+            # what a compared cell printed: the grader tells "extra output" from a wrong one, and shows
+            # a visible check's output to the student when no hidden check has run before it
+            "actual": output_text(getattr(item, "test_outputs", None)) if checked else None,
         })
 
 
@@ -217,6 +221,23 @@ def _message(excinfo):
     if isinstance(error, NbCellError):
         return str(error)[:2000]
     return f"{type(error).__name__}: {error}"[:300]
+
+
+_ACTUAL_CHARACTERS = 4000
+
+
+def output_text(outputs):
+    """The text a cell printed (streams, and plain text of results), cut to a few thousand characters."""
+    parts = []
+    for output in outputs or []:
+        if output.get("output_type") == "stream":
+            text = output.get("text", "")
+        elif output.get("output_type") in ("execute_result", "display_data"):
+            text = (output.get("data") or {}).get("text/plain", "")
+        else:
+            continue
+        parts.append("".join(text) if isinstance(text, list) else str(text))
+    return "".join(parts)[:_ACTUAL_CHARACTERS]
 
 
 def _exception(outputs):

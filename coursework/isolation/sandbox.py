@@ -141,6 +141,9 @@ def _read_only_sources():
     paths = [Path(p) for p in _SYSTEM_DIRECTORIES if Path(p).exists()]
     paths += [Path(sys.base_prefix), Path(sys.prefix), Path(sys.executable).parent]
     paths += _package_directories()
+    # a symbolic link (a venv reached through a link) is recreated as a link in the sandbox:
+    # what it points to must be there too
+    paths += [path.resolve() for path in paths if path.is_symlink()]
     unique = []
     for path in paths:
         if not any(kept == path or kept in path.parents for kept in unique):
@@ -310,7 +313,10 @@ def choose_isolation(sandbox):
     # the kernel's Python must start as an unprivileged user, and import its standard library
     problem_as_nobody = _probe(drop_command(NOBODY, NOBODY, [sys.executable, "-I", "-c", "import json"]))
     if problem_as_nobody is not None:
+        # bubblewrap is there but failed: installing it is not the remedy
+        remedy = ("make bubblewrap work (its error is above)" if bwrap
+                  else "install bubblewrap (apt-get install bubblewrap)")
         raise GraderError(f"run as root without --sandbox, the grader runs kernels as a user of their own, "
                           f"but {problem}, and such a user cannot run {sys.executable} ({problem_as_nobody}): "
-                          "install bubblewrap, or use a Python installation that every user can read")
+                          f"{remedy}, or use a Python installation that every user can read")
     return Isolation("user", None, NOBODY, NOBODY)

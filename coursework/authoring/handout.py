@@ -1,0 +1,214 @@
+"""What a handout adds to a chapter: readable text, one exercise per cell, answer cells, a version.
+
+* :func:`book_index` collects what the chapter's references resolve to (the
+  book's exercise, equation and section numbers, titles, sources);
+* :func:`markdown_cells` turns one markdown cell of a chapter into the cells of
+  the handout: the text in Jupyter Markdown (:mod:`.myst_markdown`), each
+  exercise statement in a cell of its own, and each answer in a cell of its
+  own, marked ``kpca_coursework: {"exercise", "number", "written": true}``
+  so that written answers can be collected for hand grading;
+* :func:`chapter_version` is the version a handout records (a hash of what
+  students see of the exercises: the statements, the stubs and the expected
+  visible outputs, and the version of kpca_lib), and
+  :func:`check_handout_version` the warning for a handout made from another
+  version of its chapter.
+"""
+
+import copy
+import hashlib
+import json
+import re
+from importlib import metadata
+from pathlib import Path
+
+from .exercises import ANSWER_PLACEHOLDER, METADATA_KEY, chapter_token, exercise_numbers, solution_pieces
+from .myst_markdown import (BookIndex, chapter_index, equation_numbers, exercise_blocks,
+                            read_citations, to_markdown)
+
+__all__ = ["book_index", "markdown_cells", "chapter_version", "check_handout_version",
+           "kpca_lib_version", "recorded_entry"]
+
+
+def kpca_lib_version():
+    """The installed kpca_lib's version ("unknown" if it is not installed)."""
+    try:
+        return metadata.version("kpca-lib")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _chapter_numbers(nb, name):
+    try:
+        chapter_token(name)
+    except ValueError:  # not a chapter of the book (a test's notebook, say): labels stay labels
+        return None, {}, {}
+    return chapter_token(name), exercise_numbers(nb, name), equation_numbers(nb, name)
+
+
+def book_index(nb, name, others=(), bib=None):
+    """What the references of chapter ``nb`` resolve to.
+
+    Parameters
+    ----------
+    nb : nbformat.NotebookNode
+        The chapter.
+    name : str
+        Its file name (``"04_kernel_pca.ipynb"``), which gives its number.
+    others : iterable of (notebook, name), optional
+        The book's other chapters, for references across chapters.
+    bib : str or Path, optional
+        The book's BibTeX file, for citations.
+    """
+    token, _, equations = _chapter_numbers(nb, name)
+    book = BookIndex(token=token)
+    for other, other_name in [*others, (nb, name)]:
+        other_token, numbers, other_equations = _chapter_numbers(other, other_name)
+        # labels are the book's, across chapters; an unlabelled equation is keyed by its text
+        book.equations.update({key: number for key, number in other_equations.items()
+                               if re.fullmatch(r"[\w.:-]+", key)})
+        title, sections, cited = chapter_index(other, other_name)
+        book.exercises.update(numbers)
+        book.sections.update({label: (text, other_token) for label, text in sections.items()})
+        book.titles[Path(other_name).stem] = title
+        if other is nb:
+            book.cited = cited
+    book.equations.update(equations)
+    if bib is not None and Path(bib).is_file():
+        book.citations = read_citations(Path(bib).read_text(encoding="utf-8"))
+    return book
+
+
+def recorded_entry(nb):
+    """The notebook's ``kpca_coursework`` metadata, or {} if it has none (or not a mapping)."""
+    entry = nb.get("metadata", {}).get(METADATA_KEY)
+    return entry if isinstance(entry, dict) else {}
+
+
+def _exercise_name(label, book):
+    number = book.exercises.get(label)
+    return f"Exercise {number or label}"
+
+
+def markdown_cells(cell, state, book, where):
+    """The handout cells made from one markdown cell of a chapter (see the module docstring)."""
+    pieces = solution_pieces(cell.source, state, where) or [("text", cell.source.splitlines())]
+    made, current, after_exercise, only_header = [], [], False, False
+
+    def flush():
+        nonlocal current, only_header
+        text = to_markdown("\n".join(current), book)
+        if text.strip():
+            made.append((text, None))
+        current, only_header = [], False
+
+    for piece in pieces:
+        if piece[0] == "text":
+            for kind, lines in exercise_blocks(piece[1]):
+                if kind == "exercise":
+                    flush()
+                    current, after_exercise = list(lines), True
+                    continue
+                if (after_exercise or only_header) and any(line.strip() for line in lines):
+                    flush()
+                    after_exercise = False
+                current += lines
+        elif piece[0] == "start":  # joins the statement when it follows it in the same cell
+            only_header = not any(line.strip() for line in current)
+            current += ["", f"*Your solution to {_exercise_name(piece[1], book)}:*"]
+        else:
+            label, kind = piece[1], piece[2]
+            header = [f"*Your answer to {_exercise_name(label, book)}:*", ""] if kind == "derivation" else []
+            if only_header:  # the solution's header, alone: it goes with the answer
+                header, current = [to_markdown("\n".join(current), book), ""], []
+            else:
+                flush()
+            entry = {"exercise": label, "number": book.exercises.get(label), "written": True}
+            made.append(("\n".join([*header, ANSWER_PLACEHOLDER]), entry))
+            after_exercise = only_header = False
+    flush()
+    return _as_cells(cell, made)
+
+
+def _as_cells(cell, made):
+    if len(made) == 1 and made[0][1] is None and made[0][0] == cell.source.strip("\n"):
+        return [copy.deepcopy(cell)]  # nothing to convert: the cell stays exactly as it is
+    cells = []
+    for k, (text, entry) in enumerate(made):
+        piece = copy.deepcopy(cell)
+        piece.source = re.sub(r"\n{3,}", "\n\n", text)
+        if k and "id" in piece:  # the first keeps the chapter's id; the others get new ones
+            piece["id"] = f"{cell['id']}-{k}"[-64:]
+        if entry is not None:
+            piece.metadata[METADATA_KEY] = entry
+        cells.append(piece)
+    if not cells and not cell.source.strip():
+        cells.append(copy.deepcopy(cell))  # an empty cell stays
+    return cells
+
+
+def chapter_version(nb, stubs):
+    """The version a handout of this chapter records: {"exercises": hash, "kpca_lib": version}.
+
+    The hash covers what students see of the exercises: every ``{exercise}``
+    statement as written in the chapter, and each solution cell's stub and
+    expected visible output (``stubs``: (exercise, part, stub source,
+    outputs) in order). Hidden checks are not in it, so that grading against
+    a private, re-seeded copy of the chapters gives the same version.
+    """
+    digest = hashlib.sha256()
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        lines = cell.source.splitlines()
+        for kind, block in exercise_blocks(lines):
+            if kind == "exercise":
+                digest.update("\n".join(block).encode())
+    for exercise, part, source, outputs in stubs:
+        texts = [output.get("text") or output.get("data", {}).get("text/plain", "") for output in outputs]
+        digest.update(json.dumps([exercise, part, source, texts], sort_keys=True).encode())
+    return {"exercises": digest.hexdigest()[:16], "kpca_lib": kpca_lib_version()}
+
+
+def check_handout_version(handout, reference, name="the notebook"):
+    """A warning if ``handout`` was made from another version of its chapter; None if not.
+
+    Parameters
+    ----------
+    handout : nbformat.NotebookNode
+        A student notebook (a submission, or one a student self-checks).
+    reference : nbformat.NotebookNode or dict
+        The chapter it is graded against (its version is computed), a handout
+        (its recorded version is used), or a recorded version itself
+        (``{"exercises": ..., "kpca_lib": ...}``).
+    name : str
+        How the warning names the notebook.
+
+    Returns
+    -------
+    warning : str or None
+    """
+    if isinstance(reference, dict) and "cells" not in reference:
+        expected = reference
+    elif isinstance(recorded_entry(reference).get("version"), dict):
+        expected = recorded_entry(reference)["version"]
+    else:
+        from .student import make_student_notebook
+
+        chapter = recorded_entry(handout).get("source") or name  # numbers come from its name
+        expected = recorded_entry(make_student_notebook(reference, name=chapter))["version"]
+    recorded = recorded_entry(handout).get("version")
+    if not isinstance(recorded, dict):
+        return (f"WARNING: {name} records no handout version: it was made by an older make-student, "
+                "or not by make-student; its exercises may differ from the chapter's")
+    problems = []
+    if recorded.get("exercises") != expected.get("exercises"):
+        problems.append(f"its exercises (version {recorded.get('exercises')}) are not the chapter's "
+                        f"(version {expected.get('exercises')}): statements or expected outputs changed")
+    if recorded.get("kpca_lib") != kpca_lib_version():
+        problems.append(f"it was made with kpca_lib {recorded.get('kpca_lib')}, and kpca_lib "
+                        f"{kpca_lib_version()} is installed here")
+    if not problems:
+        return None
+    return (f"WARNING: {name} was made from another version of its chapter: " + "; ".join(problems)
+            + " (hand out, or ask for, the current student notebook)")
+

@@ -1,0 +1,139 @@
+"""Feedback a student can act on: one Markdown file per student and chapter.
+
+For each exercise, in the book's numbering (``Exercise 1.3``, and the heading
+above it), the points earned and each check:
+
+* a **visible check** (what the graded cell prints on the chapter's data,
+  which the handed-out notebook shows) passes, or says why not, with the
+  expected output; the student's own output is shown beside it when no hidden
+  check ran before it (after one, a submission's output could carry what it
+  saw of a hidden check, so it is left out: the student's notebook shows it);
+* a **hidden check** is named by its number and the reason alone ("output
+  differs from the expected output", "raised ValueError"): never its inputs,
+  its code or its expected output;
+* a reason names the cell as the student finds it: the exercise, or "the
+  second code cell under 'Two limits'", never nbval's ``Cell 20``.
+
+A leftover print in a correct function is told apart from a wrong answer:
+"extra output". Problems of the notebook outside the exercises (an error in
+a scratch cell) come last, as notes that cost no point.
+"""
+
+import re
+
+from .scores import notes
+
+__all__ = ["feedback_markdown"]
+
+# "Cell 12 (exercise ch1-ex3)" or "Cell 12" in an instructor's reason
+_CELL = re.compile(r"\bCell (?P<number>\d+)(?: \((?:exercise|Exercise) [^)]*\))?")
+
+
+def _fence(text):
+    text = text if text.endswith("\n") else text + "\n"
+    ticks = "`" * max(3, max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    return f"{ticks}text\n{text}{ticks}"
+
+
+def _for_student(reason, places):
+    """An instructor's reason with nbval's cell numbers replaced by where the student finds the cell."""
+    def place(match):
+        number = int(match["number"])
+        return places[number] if places and number < len(places) else f"code cell {number + 1}"
+
+    text = _CELL.sub(place, reason)
+    return text.replace("differs from the reference", "differs from the expected output")
+
+
+def _expected_text(expected):
+    return "".join(output.get("text", "") if output.get("output_type") == "stream"
+                   else (output.get("data") or {}).get("text/plain", "") for output in expected.outputs)
+
+
+def _worth(passed, worth):
+    return f"{worth if passed else 0:g} of {worth:g} point{'' if worth == 1 else 's'}"
+
+
+def _visible_lines(check, reference, places, worth):
+    label, part = check.key[1], check.key[2]
+    name = f"Visible check{f' (part {part + 1})' if part else ''} (what your solution cell prints)"
+    if check.passed:
+        return [f"- {name}: passed ({_worth(True, worth)})."]
+    lines = [f"- {name}: {_for_student(check.reason, places)} ({_worth(False, worth)})."]
+    expected = reference.graded.get((label, part))
+    if expected is not None and "raised" not in check.reason:
+        lines += ["", "  Expected (as in the notebook you were given):", "",
+                  *["  " + line for line in _fence(_expected_text(expected)).split("\n")]]
+        if check.actual is not None:
+            lines += ["", "  Your cell printed:", "", *["  " + line for line in _fence(check.actual).split("\n")]]
+    return lines
+
+
+def _hidden_line(check, places, worth):
+    name = f"Hidden check {check.key[2]} (your functions called on inputs you have not seen)"
+    if check.passed:
+        return f"- {name}: passed ({_worth(True, worth)})."
+    return f"- {name}: {_for_student(check.reason, places)} ({_worth(False, worth)})."
+
+
+def _exercise_section(label, reference, verdict, points, places):
+    earned, possible = points
+    heading = reference.headings.get(label)
+    title = reference.title(label) + (f" ({heading})" if heading else "")
+    lines = [f"## {title}: {earned:g} of {possible:g} point{'' if possible == 1 else 's'}", ""]
+    keys = reference.checks(label)
+    total = sum(reference.shares[key] for key in keys)
+    for key in keys:
+        check = verdict.checks.get(key)
+        worth = round(possible * reference.shares[key] / total, 2) if total else 0
+        if check is None:
+            continue
+        if key[0] == "visible":
+            lines += _visible_lines(check, reference, places, worth)
+        else:
+            lines.append(_hidden_line(check, places, worth))
+    return lines + [""]
+
+
+def feedback_markdown(student, chapter, verdict, reference, score, places=None, status="graded", submitted=None):
+    """The feedback file of one student for one chapter, as Markdown text.
+
+    Parameters
+    ----------
+    student : str
+        The student's name or identity, for the title.
+    chapter : str
+        The chapter's file name.
+    verdict : coursework.grading.results.Verdict
+    reference : coursework.grading.reference.Reference
+    score : coursework.grading.scores.Score
+    places : list of str, optional
+        Where the student finds each of their code cells
+        (:func:`coursework.grading.preparation.student_places`).
+    status : str, default="graded"
+    submitted : str, optional
+        The submission time, as the gradebook shows it.
+
+    Returns
+    -------
+    str
+    """
+    lines = [f"# Feedback on {chapter}: {student}", "",
+             f"Points: {score.earned:g} of {score.possible:g} for the code exercises"
+             + (f" (status: {status}" + (f", submitted {submitted})" if submitted else ")")) + ".", ""]
+    if reference.written:
+        numbers = ", ".join(reference.title(label) for label in reference.written)
+        lines += [f"Written answers ({numbers}) are graded by hand, separately.", ""]
+    if status == "error":
+        lines += ["Your notebook could not be graded:", ""] + [f"- {_for_student(r, places)}" for r in verdict.reasons]
+        return "\n".join(lines) + "\n"
+    for label, points in score.exercises.items():
+        lines += _exercise_section(label, reference, verdict, points, places)
+    extra = notes(verdict)
+    if extra:
+        lines += ["## Notes on the notebook (no points lost)", "",
+                  "The grader runs every cell; these cells failed. Fix them so that the notebook runs "
+                  "from top to bottom:", ""]
+        lines += [f"- {_for_student(reason, places)}" for reason in extra]
+    return "\n".join(lines).rstrip("\n") + "\n"
+

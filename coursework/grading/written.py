@@ -1,0 +1,149 @@
+"""Written answers (derivations), collected for grading by hand.
+
+In a student notebook, a derivation's answer goes in the answer cell that
+make-student writes in place of its solution: a markdown cell marked
+``kpca_coursework: {"exercise": LABEL, "written": true}``, or, in a handout
+without that mark, the text under the line ``*Your answer to exercise
+LABEL:*`` (or ``... to Exercise 1.2:``, in the book's numbering) up to the
+next exercise, answer line or heading. The answer goes on into the cells the
+student added after it (markdown, or code shown as code).
+
+:func:`export_written` writes, for each chapter, one Markdown file per
+derivation with every student's answer (``<destination>/<chapter>/<label>.md``),
+and a ``hand-points.csv`` (``student,exercise,points,comment``, points left
+empty) for the instructor to fill; ``python -m coursework hand-points`` adds
+it to the gradebook (:func:`coursework.grading.gradebook.add_hand_points`).
+"""
+
+import csv
+import re
+from pathlib import Path
+
+import nbformat
+
+from ..authoring.student import make_student_notebook
+from ..authoring.exercises import ANSWER_PLACEHOLDER, METADATA_KEY
+from .reference import load_references
+from .report import csv_cell, shown_name, student_of
+from .submissions import SubmissionProblem, claimed_chapter, find_submissions, read_submission
+
+__all__ = ["written_answers", "export_written"]
+
+_ANSWER = re.compile(r"^\s*\*?\s*Your answer to (?:exercise|Exercise)\s+(?P<id>[\w.-]+?)\s*:?\s*\*?\s*$")
+# where an answer ends: another exercise or answer, a solution of a code exercise, a heading
+_BOUNDARY = re.compile(r"^\s*(?:\*?\s*Your (?:answer|solution) to |(?:`{3,}|:{3,})\{exercise\}|#{1,6}\s)")
+
+
+def _cell_text(cell):
+    if cell.cell_type == "code":
+        return f"```python\n{cell.source.rstrip()}\n```"
+    return cell.source.rstrip()
+
+
+def written_answers(nb, labels, handout_ids=None):
+    """Each written answer of a student notebook: ``{label: text}`` for the labels found.
+
+    Parameters
+    ----------
+    nb : nbformat.NotebookNode
+        The student's notebook.
+    labels : dict
+        The derivations' labels, each mapped to its book number (``"1.2"``) or None:
+        an answer line may use either.
+    handout_ids : set of str, optional
+        The cell ids of the handed-out notebook: an answer goes on into the
+        cells the student added (ids not in it), and stops at a cell of the
+        handout. Without them, it stops at any code cell.
+
+    Returns
+    -------
+    dict of str to str
+        The answer text; "(no answer)" when the placeholder was left as it was.
+    """
+    by_id = {label: label for label in labels}
+    by_id.update({number: label for label, number in labels.items() if number})
+    answers, current, parts = {}, None, []
+
+    def close():
+        if current is not None:
+            text = "\n\n".join(part for part in parts if part.strip()).replace(ANSWER_PLACEHOLDER, "").strip()
+            answers[current] = text or "(no answer)"
+
+    for cell in nb.cells:
+        handed_out = cell.cell_type == "code" if handout_ids is None else cell.get("id") in handout_ids
+        marked = cell.metadata.get(METADATA_KEY) if cell.cell_type == "markdown" else None
+        if handed_out or marked is not None or (cell.cell_type == "code" and METADATA_KEY in cell.metadata):
+            close()
+            current, parts = None, []
+        if cell.cell_type == "code" and (handed_out or METADATA_KEY in cell.metadata):
+            continue
+        if isinstance(marked, dict) and marked.get("written"):  # an answer cell, as make-student marks it
+            current = marked.get("exercise") if marked.get("exercise") in labels else None
+            parts = [line for line in cell.source.split("\n") if not _ANSWER.match(line)]
+            parts = ["\n".join(parts)] if current else []
+            continue
+        lines, kept = (cell.source.split("\n") if cell.cell_type == "markdown" else []), []
+        for line in lines:
+            match = _ANSWER.match(line)
+            if match or _BOUNDARY.match(line):
+                if current is not None:
+                    parts.append("\n".join(kept))
+                close()
+                current, parts, kept = (by_id.get(match["id"].rstrip(".")) if match else None), [], []
+            elif current is not None:
+                kept.append(line)
+        if current is not None:
+            parts.append("\n".join(kept) if cell.cell_type == "markdown" else _cell_text(cell))
+    close()
+    return answers
+
+
+def _write_chapter(destination, reference, answers):
+    folder = Path(destination) / Path(reference.name).stem
+    folder.mkdir(parents=True, exist_ok=True)
+    for label, points in reference.written.items():
+        heading = reference.headings.get(label)
+        lines = [f"# {reference.title(label)}" + (f" ({heading})" if heading else "")
+                 + f": written answers ({points:g} point{'s' if points != 1 else ''})", ""]
+        for student, found in sorted(answers.items()):
+            lines += [f"## {student}", "", found.get(label, "(no answer line found in the notebook)"), "", "---", ""]
+        (folder / f"{label}.md").write_text("\n".join(lines), encoding="utf-8")
+
+
+def export_written(submissions, reference, destination):
+    """Write every student's written answers, one file per derivation, and a hand-points sheet.
+
+    Returns
+    -------
+    written : list of Path
+        The files written (the sheet last, unless it existed: a sheet being filled is never overwritten).
+    """
+    references = load_references(reference)
+    found = find_submissions(submissions)
+    per_chapter, handouts = {}, {}
+    for path in found.notebooks:
+        try:
+            nb = read_submission(path)
+            chapter = claimed_chapter(nb, path, references, shown_name)
+        except SubmissionProblem:
+            continue
+        labels = {label: chapter.numbers.get(label) for label in chapter.written}
+        student = student_of(path, found.base) if path != found.base else shown_name(path.absolute().parent.name)
+        if chapter.name not in handouts:
+            source = nbformat.read(Path(reference) / chapter.name, as_version=4)
+            handouts[chapter.name] = {cell.get("id") for cell in make_student_notebook(source, chapter.name).cells}
+        per_chapter.setdefault(chapter.name, {})[student] = written_answers(nb, labels, handouts[chapter.name])
+    written = []
+    for name, answers in sorted(per_chapter.items()):
+        _write_chapter(destination, references[name], answers)
+        written += [Path(destination) / Path(name).stem / f"{label}.md" for label in references[name].written]
+    sheet = Path(destination) / "hand-points.csv"
+    if not sheet.exists():
+        with sheet.open("w", newline="", encoding="utf-8") as file:
+            writer = csv.writer(file)
+            writer.writerow(["student", "exercise", "points", "comment"])
+            for name, answers in sorted(per_chapter.items()):
+                for label in references[name].written:
+                    writer.writerows([csv_cell(student), label, "", ""] for student in sorted(answers))
+        written.append(sheet)
+    return written

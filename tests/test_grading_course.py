@@ -1,0 +1,378 @@
+"""Course records without a kernel: points and partial credit, the gradebook, feedback, exports, written answers.
+
+Verdicts come from :func:`coursework.grading.results.interpret` on runner
+records written here (as in ``test_grading_parts.py``); the expected points are
+worked out by hand from the declared points and shares, not read back from the
+code. ``test_grading_course_runs.py`` grades real notebooks.
+"""
+
+import copy
+import csv
+import os
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell
+
+from coursework import make_student_notebook
+from coursework.authoring.points import declared
+from coursework.grading.feedback import feedback_markdown
+from coursework.grading.gradebook import (add_hand_points, identify, parse_deadline, read_gradebook, read_roster,
+                                          submitted_at)
+from coursework.grading.lms import CANVAS_COLUMNS, MOODLE_COLUMNS, export
+from coursework.grading.preparation import build_run_notebook
+from coursework.grading.records import Records
+from coursework.grading.reference import extract_reference
+from coursework.grading.results import interpret
+from coursework.grading.scores import notes, score
+from coursework.grading.session import Outcome
+from coursework.grading.written import export_written, written_answers
+from coursework.isolation.execution import Limits, RunResult
+from coursework_notebooks import graded_chapter, solved, stubs
+
+DATA = Path(__file__).parent / "data"
+# a value and a seed no honest output holds: planted in the hidden check, looked for in the feedback
+PLANTED_VALUE, PLANTED_SEED = "8675309.25", "918273"
+
+
+def chapter_with_points(visible_share=1):
+    """The synthetic chapter (as chapter 7): syn-ex1 worth 4 points, its visible check 1 share and its hidden
+    check 3, a planted expected value; syn-ex2 at the default 1 point; a derivation syn-ex0 worth 2 points."""
+    chapter = graded_chapter()
+    chapter.cells[3].metadata.update(kpca_points=4, kpca_share=visible_share)
+    hidden = chapter.cells[4]
+    hidden.metadata["kpca_share"] = 3
+    hidden.source = hidden.source.replace("default_rng(5)", f"default_rng({PLANTED_SEED})")
+    hidden.outputs[0]["text"] = f"[{PLANTED_VALUE}]\n"
+    derivation = new_markdown_cell("## Pen and paper\n\n```{exercise}\n:label: syn-ex0\n\n**Why twice.** Show it.\n"
+                                   "```\n\n```{solution} syn-ex0\n:class: dropdown\n\nBecause.\n```")
+    derivation.metadata["kpca_points"] = 2
+    chapter.cells.insert(1, derivation)
+    return chapter
+
+
+@pytest.fixture
+def course():
+    chapter = chapter_with_points()
+    student = make_student_notebook(chapter, name="07_syn.ipynb")
+    return chapter, student, extract_reference(chapter, "07_syn.ipynb")
+
+
+def run_records(plan, failed=(), actual=None):
+    """Runner records of a finished run: every cell passed and compared, but ``failed`` (run-notebook cell
+    numbers -> nbval message); ``actual`` maps cell numbers to what they printed."""
+    found = [{"event": "collected", "cells": len(plan.roles)}]
+    for cell, role in enumerate(plan.roles):
+        message = dict(failed).get(cell)
+        found += [{"event": "start", "cell": cell},
+                  {"event": "cell", "cell": cell, "when": "call", "outcome": "failed" if message else "passed",
+                   "message": message or "", "compared": role.kind in ("graded", "hidden"),
+                   "exception": "NameError: name 'prnt' is not defined" if message and "exception" in message
+                   else None, "actual": (actual or {}).get(cell)}]
+    return RunResult(found + [{"event": "finished", "status": 0}], 0, "", 1.0)
+
+
+def verdict_of(plan, reference, failed=(), actual=None):
+    return interpret(plan, run_records(plan, failed, actual), Limits(), reference)
+
+
+def role_index(plan, kind, exercise):
+    return next(i for i, role in enumerate(plan.roles) if role.kind == kind and role.exercise == exercise)
+
+
+# ---------------------------------------------------------------- points and partial credit
+
+
+def test_points_and_shares_are_declared_beside_the_exercise_and_checked(course):
+    _, student, reference = course
+    assert reference.points == {"syn-ex1": 4, "syn-ex2": 1}
+    assert reference.shares == {("visible", "syn-ex1", 0): 1, ("hidden", "syn-ex1", 1): 3,
+                                ("visible", "syn-ex2", 0): 1}
+    assert reference.written == {"syn-ex0": 2}
+    assert reference.numbers == {"syn-ex0": "7.1", "syn-ex1": "7.2", "syn-ex2": "7.3"}
+    assert [stub.metadata["kpca_coursework"].get("points") for stub in stubs(student)] == [4, 1]
+    for bad in (-1, True, "3", float("nan"), None):
+        with pytest.raises(ValueError, match="kpca_points must be a number >= 0"):
+            declared({"metadata": {"kpca_points": bad}}, "kpca_points", "here")
+    with pytest.raises(ValueError, match="key must be"):
+        declared({"metadata": {}}, "points", "here")
+
+
+def test_a_check_earns_its_share_of_the_exercise_points(course):
+    chapter, student, reference = course
+    plan = build_run_notebook(solved(student, chapter), reference)
+    visible, hidden = role_index(plan, "graded", "syn-ex1"), role_index(plan, "hidden", "syn-ex1")
+    differs = "Notebook cell execution failed\nCell outputs differ"
+    # syn-ex1: 4 points over shares 1 (visible) and 3 (hidden): 1 and 3 points; syn-ex2: 1 point
+    cases = {(): (4.0, 1.0), ((hidden, differs),): (1.0, 1.0), ((visible, differs),): (3.0, 1.0),
+             ((visible, differs), (hidden, differs)): (0.0, 1.0)}
+    for failed, (ex1, ex2) in cases.items():
+        result = score(verdict_of(plan, reference, failed), reference)
+        assert result.exercises == {"syn-ex1": (ex1, 4), "syn-ex2": (ex2, 1)}
+        assert (result.earned, result.possible) == (ex1 + ex2, 5)
+    zero = extract_reference(chapter_with_points(visible_share=0), "07_syn.ipynb")
+    copied = score(verdict_of(plan, zero, [(hidden, differs)]), zero)  # the visible check alone earns nothing
+    assert copied.exercises["syn-ex1"] == (0.0, 4)
+
+
+def test_an_error_in_a_scratch_cell_fails_the_notebook_and_costs_no_point(course):
+    chapter, student, reference = course
+    done = solved(student, chapter)
+    done.cells.insert(3, new_code_cell("prnt(1)"))
+    plan = build_run_notebook(done, reference)
+    scratch = next(i for i, role in enumerate(plan.roles) if role.kind == "student" and role.cell == 1)
+    verdict = verdict_of(plan, reference, [(scratch, "Cell execution caused an exception")])
+    assert not verdict.passed
+    assert score(verdict, reference).earned == 5
+    assert notes(verdict) == ["Cell 1: raised NameError: name 'prnt' is not defined"]
+
+
+def test_a_deleted_graded_cell_earns_nothing_for_its_exercise(course):
+    chapter, student, reference = course
+    done = solved(student, chapter)
+    done.cells.remove(stubs(done)[0])
+    verdict = verdict_of(build_run_notebook(done, reference), reference)
+    assert score(verdict, reference).exercises == {"syn-ex1": (0.0, 4), "syn-ex2": (1.0, 1)}
+    assert verdict.checks[("hidden", "syn-ex1", 1)].reason == "graded cell of syn-ex1 deleted"
+
+
+def test_a_leftover_print_is_extra_output_not_a_wrong_answer(course):
+    chapter, student, reference = course
+    plan = build_run_notebook(solved(student, chapter), reference)
+    visible = role_index(plan, "graded", "syn-ex1")
+    differs = "Notebook cell execution failed\nCell outputs differ"
+    extra = verdict_of(plan, reference, [(visible, differs)], {visible: "debug [21]\n[42]\n"})
+    wrong = verdict_of(plan, reference, [(visible, differs)], {visible: "[63]\n"})
+    assert extra.checks[("visible", "syn-ex1", 0)].reason.startswith("extra output")
+    assert wrong.checks[("visible", "syn-ex1", 0)].reason == "output differs from the reference"
+
+
+# ---------------------------------------------------------------- feedback
+
+
+def test_feedback_names_the_book_exercise_and_the_cell_and_never_a_hidden_expected_value(course):
+    chapter, student, reference = course
+    done = solved(student, chapter)
+    done.cells.insert(3, new_code_cell("prnt(1)"))
+    plan = build_run_notebook(done, reference)
+    visible, hidden = role_index(plan, "graded", "syn-ex1"), role_index(plan, "hidden", "syn-ex1")
+    scratch = next(i for i, role in enumerate(plan.roles) if role.kind == "student" and role.cell == 1)
+    differs = "Notebook cell execution failed\nCell outputs differ"
+    # the student's function printed the planted value in the hidden check: still never shown
+    verdict = verdict_of(plan, reference, [(visible, differs), (hidden, differs),
+                                           (scratch, "Cell execution caused an exception")],
+                         {visible: "[63]\n", hidden: f"[{PLANTED_VALUE}]\nmore\n"})
+    text = feedback_markdown("Ada", "07_syn.ipynb", verdict, reference, score(verdict, reference), plan.places)
+    assert PLANTED_VALUE not in text and PLANTED_SEED not in text and "default_rng" not in text
+    assert "## Exercise 7.2 (" in text and "## Exercise 7.3 (" in text
+    assert "Hidden check 1 (your functions called on inputs you have not seen): extra output" in text
+    assert "[42]" in text and "[63]" in text  # the visible check: expected (shown in the handout) and actual
+    assert "Cell " not in text
+    assert 'the second code cell under "Pen and paper": raised NameError' in text
+    assert "Exercise 7.1" in text  # the derivation, graded by hand
+
+
+# ---------------------------------------------------------------- roster, times, gradebook
+
+
+def test_rosters_in_our_layout_and_as_canvas_exports_them(tmp_path):
+    ours = tmp_path / "roster.csv"
+    ours.write_text("id,name,email\nada,Ada Lovelace,ada@uni.example\nemmy,Emmy Noether,\n")
+    assert [(s["id"], s["name"], s["email"]) for s in read_roster(ours)] == [
+        ("ada", "Ada Lovelace", "ada@uni.example"), ("emmy", "Emmy Noether", "")]
+    canvas = read_roster(DATA / "canvas_gradebook_export.csv")
+    assert [(s["id"], s["canvas_id"], s["sis_id"]) for s in canvas] == [("alovelace", "1201", "S0001"),
+                                                                        ("enoether", "1202", "S0002")]
+    moodle = [{"id": "emmy", "name": "Emmy Noether", "email": "", "login": ""}]
+    assert identify("Emmy Noether_88213_assignsubmission_file_", moodle)["id"] == "emmy"
+    assert identify("ALOVELACE", canvas)["id"] == "alovelace" and identify("zed", canvas) is None
+    for text, message in [("name,email\nA,a@x\n", "must have a column 'id'"), ("id\nada\nada\n", "repeated"),
+                          ("id,name\n,Nobody\n", "the id is empty")]:
+        ours.write_text(text)
+        with pytest.raises(ValueError, match=message):
+            read_roster(ours)
+    with pytest.raises(FileNotFoundError, match="roster"):
+        read_roster(tmp_path / "none.csv")
+
+
+def test_submission_time_from_a_timestamp_file_else_the_file_and_the_deadline(tmp_path):
+    notebook = tmp_path / "ada" / "07_syn.ipynb"
+    notebook.parent.mkdir()
+    notebook.write_text("{}")
+    os.utime(notebook, (1_700_000_000, 1_700_000_000))
+    assert submitted_at(notebook) == datetime.fromtimestamp(1_700_000_000, timezone.utc)
+    (notebook.parent / "submitted.txt").write_text("2026-03-01T23:12:00+01:00\nfrom the LMS\n")
+    assert submitted_at(notebook) == datetime(2026, 3, 1, 22, 12, tzinfo=timezone.utc)
+    (notebook.parent / "submitted.txt").write_text("yesterday\n")
+    with pytest.raises(ValueError, match="ISO 8601"):
+        submitted_at(notebook)
+    assert parse_deadline("2026-03-01T23:00+01:00") < datetime(2026, 3, 1, 22, 12, tzinfo=timezone.utc)
+    with pytest.raises(ValueError, match="--deadline"):
+        parse_deadline("next friday")
+
+
+def outcome(course, student, failed=(), ran=True, folder=None):
+    chapter, handout, reference = course
+    plan = build_run_notebook(solved(handout, chapter), reference)
+    verdict = verdict_of(plan, reference, failed) if ran else interpret(plan, RunResult(), Limits(), reference)
+    path = folder / student / "07_syn.ipynb"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("{}")
+    return Outcome(path, f"{student}/07_syn.ipynb", student, verdict, 1.0, "07_syn.ipynb", ran, plan.places)
+
+
+def gradebook_rows(path):
+    with open(path, newline="") as file:
+        return {row["student"]: row for row in csv.DictReader(file)}
+
+
+def test_gradebook_statuses_missing_work_regrading_and_hand_points(course, tmp_path):
+    references = {"07_syn.ipynb": course[2]}
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,name,email\nada,Ada Lovelace,ada@x.org\nbea,Bea B,bea@x.org\ncy,Cy C,cy@x.org\n"
+                      "dee,Dee D,dee@x.org\n")
+    book = tmp_path / "gradebook.csv"
+    records = Records(book, tmp_path / "feedback", read_roster(roster), parse_deadline("2026-01-01"))
+    hidden = build_run_notebook(solved(course[1], course[0]), course[2]).roles
+    hidden = next(i for i, role in enumerate(hidden) if role.kind == "hidden")
+    first = [outcome(course, "ada", folder=tmp_path / "s"),
+             outcome(course, "bea", [(hidden, "Notebook cell execution failed\nCell outputs differ")],
+                     folder=tmp_path / "s"),
+             outcome(course, "cy", ran=False, folder=tmp_path / "s")]
+    (tmp_path / "s" / "ada" / "submitted.txt").write_text("2025-12-31T12:00:00+00:00\n")
+    records.keep(first, references, open(os.devnull, "w"))
+    rows = gradebook_rows(book)
+    with open(book, newline="") as file:  # the exercises in the book's order, derivations included
+        assert next(csv.reader(file))[-3:] == ["syn-ex0", "syn-ex1", "syn-ex2"]
+    assert rows["(points possible)"]["syn-ex1"] == "4" and rows["(points possible)"]["syn-ex0"] == "2"
+    assert [(rows[s]["status"], rows[s]["points"], rows[s]["possible"]) for s in ("ada", "bea", "cy", "dee")] == [
+        ("graded", "5", "7"), ("late", "2", "7"), ("error", "0", "7"), ("missing", "0", "7")]
+    assert rows["bea"]["name"] == "Bea B" and (tmp_path / "feedback" / "bea" / "07_syn.md").exists()
+    hand = tmp_path / "hand.csv"
+    hand.write_text("student,exercise,points,comment\nada,syn-ex0,1.5,almost\nbea,syn-ex0,,\n")
+    assert add_hand_points(book, hand) == 1
+    assert gradebook_rows(book)["ada"]["points"] == "6.5"
+    # re-grade Bea alone, without the roster: her name, Ada's hand points and the others stay
+    Records(book).keep([outcome(course, "bea", folder=tmp_path / "t")], references, open(os.devnull, "w"))
+    rows = gradebook_rows(book)
+    assert (rows["bea"]["name"], rows["bea"]["points"], rows["bea"]["status"]) == ("Bea B", "5", "graded")
+    assert (rows["ada"]["points"], rows["ada"]["syn-ex0"], rows["dee"]["status"]) == ("6.5", "1.5", "missing")
+    for text, message in [("student,exercise,points\nada,syn-ex0,3\n", "from 0 to 2"),
+                          ("student,exercise,points\nzed,syn-ex0,1\n", "no student 'zed'"),
+                          ("student,exercise,points\nada,syn-ex9,1\n", "no exercise 'syn-ex9'")]:
+        hand.write_text(text)
+        with pytest.raises(ValueError, match=message):
+            add_hand_points(book, hand)
+    assert gradebook_rows(book)["ada"]["points"] == "6.5"  # nothing written
+    # a student folder named like a formula stays text, and is the same student when graded again
+    for _ in range(2):
+        Records(book).keep([outcome(course, "=cmd", folder=tmp_path / "u")], references, open(os.devnull, "w"))
+    assert [row["student"] for row in read_gradebook(book)[0]].count("=cmd") == 1
+    assert "'=cmd" in gradebook_rows(book)
+
+
+def test_canvas_and_moodle_exports_have_their_import_columns(course, tmp_path):
+    roster = read_roster(DATA / "canvas_gradebook_export.csv")
+    book = tmp_path / "gradebook.csv"
+    Records(book, roster=roster).keep([outcome(course, "alovelace", folder=tmp_path / "s")],
+                                      {"07_syn.ipynb": course[2]}, open(os.devnull, "w"))
+    assert export(book, tmp_path / "canvas.csv", "canvas", roster, {"07_syn.ipynb": "Coursework 1 (40101)"}) == 2
+    with open(tmp_path / "canvas.csv", newline="") as file:
+        rows = list(csv.reader(file))
+    with open(DATA / "canvas_gradebook_export.csv", newline="") as file:
+        canvas = list(csv.reader(file))
+    assert rows[0] == CANVAS_COLUMNS + ["Coursework 1 (40101)"] == canvas[0][:6]
+    assert rows[1][0] == "Points Possible" and rows[1][5] == "7"
+    # the identity columns of each student exactly as Canvas exported them; Emmy handed nothing in: 0
+    assert [row[:5] for row in rows[2:]] == [row[:5] for row in canvas[2:4]]
+    assert [row[5] for row in rows[2:]] == ["5", "0"]
+    export(book, tmp_path / "moodle.csv", "moodle", roster)
+    with open(tmp_path / "moodle.csv", newline="") as file:
+        rows = list(csv.reader(file))
+    assert rows[0] == MOODLE_COLUMNS + ["07_syn"] == ["Username", "ID number", "Email address", "Full name", "07_syn"]
+    assert rows[1] == ["alovelace", "S0001", "", "Lovelace, Ada", "5"]
+    with pytest.raises(ValueError, match="lms must be"):
+        export(book, tmp_path / "x.csv", "blackboard")
+
+
+# ---------------------------------------------------------------- written answers
+
+
+def test_written_answers_are_exported_per_exercise_and_their_points_added(course, tmp_path):
+    chapter, handout, reference = course
+    answered = solved(handout, chapter)
+    answer_cell = next(cell for cell in answered.cells  # today's answer line, or one with the book's number
+                       if re.search(r"Your answer to (exercise syn-ex0|Exercise 7\.1)", cell.source))
+    answer_cell.source = answer_cell.source.replace("Write your answer here.", "Since $2x = x + x$.")
+    answered.cells.insert(answered.cells.index(answer_cell) + 1, new_markdown_cell("And a second paragraph."))
+    ids = {cell.get("id") for cell in handout.cells}
+    expected = "Since $2x = x + x$.\n\nAnd a second paragraph."
+    assert written_answers(answered, {"syn-ex0": "7.1"}, ids) == {"syn-ex0": expected}
+    assert written_answers(answered, {"syn-ex0": "7.1"}) == {"syn-ex0": expected}  # without ids: up to a code cell
+    assert written_answers(handout, {"syn-ex0": "7.1"}, ids) == {"syn-ex0": "(no answer)"}
+    # a handout whose answers are cells of their own, marked by make-student, and named by the book's number
+    marked = copy.deepcopy(answered)
+    at = marked.cells.index(next(cell for cell in marked.cells if "Since $2x" in cell.source))
+    marked.cells[at].source = "Some statement of the exercise."
+    marked.cells[at].metadata.pop("kpca_coursework", None)
+    answer = new_markdown_cell("*Your answer to Exercise 7.1:*\n\nSince $2x = x + x$.",
+                               metadata={"kpca_coursework": {"exercise": "syn-ex0", "number": "7.1", "written": True}})
+    other = new_markdown_cell("Write your answer here.",
+                              metadata={"kpca_coursework": {"exercise": "syn-ex1", "number": "7.2", "written": True}})
+    marked.cells[at + 1:at + 1] = [answer]
+    marked.cells.append(other)
+    assert written_answers(marked, {"syn-ex0": "7.1"}) == {"syn-ex0": expected}
+    (tmp_path / "ref").mkdir()
+    nbformat.write(chapter, tmp_path / "ref" / "07_syn.ipynb")
+    for student, nb in [("ada", answered), ("bea", handout)]:
+        (tmp_path / "subs" / student).mkdir(parents=True)
+        nbformat.write(nb, tmp_path / "subs" / student / "07_syn.ipynb")
+    files = export_written(tmp_path / "subs", tmp_path / "ref", tmp_path / "written")
+    assert [path.relative_to(tmp_path / "written").as_posix() for path in files] == ["07_syn/syn-ex0.md",
+                                                                                     "hand-points.csv"]
+    text = (tmp_path / "written" / "07_syn" / "syn-ex0.md").read_text()
+    assert text.startswith("# Exercise 7.1 (Pen and paper: Why twice): written answers (2 points)")
+    assert "## ada\n\nSince $2x = x + x$.\n\nAnd a second paragraph." in text and "## bea\n\n(no answer)" in text
+    assert "Because." not in text  # the solution never leaves the chapter
+    with open(tmp_path / "written" / "hand-points.csv", newline="") as file:
+        assert list(csv.reader(file)) == [["student", "exercise", "points", "comment"],
+                                          ["ada", "syn-ex0", "", ""], ["bea", "syn-ex0", "", ""]]
+
+
+# ---------------------------------------------------------------- the environment
+
+
+def test_the_precheck_imports_every_module_the_chapters_import(tmp_path):
+    from coursework.grading.precheck import chapter_imports, probe_source
+
+    chapter = graded_chapter()
+    chapter.cells[1].source = ("%matplotlib inline\nimport numpy as np, os.path\nfrom scipy.linalg import eigh\n"
+                               "from . import nothing\n!ls\nx = 21")
+    chapter.cells.append(new_code_cell("def broken(:\n    import not_parsed"))
+    nbformat.write(chapter, tmp_path / "07_syn.ipynb")
+    assert chapter_imports(tmp_path) == ["kpca_lib", "numpy", "os", "scipy"]
+    with pytest.raises(ImportError) as error:
+        exec(probe_source(["json", "kpca_no_such_module"]), {})
+    assert str(error.value) == "kpca_no_such_module (ModuleNotFoundError: No module named 'kpca_no_such_module')"
+    exec(probe_source(["json"]), {})
+
+
+def test_a_bubblewrap_that_fails_is_not_told_to_be_installed(tmp_path, monkeypatch):
+    from coursework.isolation.sandbox import GraderError, choose_isolation
+
+    fake = tmp_path / "bwrap"
+    fake.write_text("#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    with pytest.raises(GraderError) as error:
+        choose_isolation(True)
+    assert "bubblewrap cannot make a sandbox here: bwrap: setting up uid map: Permission denied" in str(error.value)
+    assert "install bubblewrap" not in str(error.value)
+    if os.geteuid() == 0:  # without --sandbox, root falls back to a user of the kernel's own, if it can run Python
+        try:
+            assert choose_isolation(False).mode == "user"
+        except GraderError as fallback:
+            assert "make bubblewrap work" in str(fallback) and "install bubblewrap" not in str(fallback)

@@ -1,0 +1,82 @@
+"""The students' self-check: it compares with the read-only copy of the expected outputs, so a
+notebook edited in place, run and saved with wrong answers FAILs; it runs without bubblewrap and
+without Linux-only modules, and says what it does not isolate.
+
+Two notebooks run (a kernel each), on the small synthetic chapter of ``coursework_notebooks``.
+"""
+
+import copy
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_output
+
+from coursework.__main__ import main
+from coursework.authoring.exercises import METADATA_KEY
+from coursework_notebooks import graded_chapter, solved, stubs
+
+ROOT = Path(__file__).resolve().parents[1]
+NAME = "07_syn.ipynb"
+
+
+@pytest.fixture
+def handout(tmp_path):
+    """The synthetic chapter as chapter 7, made into a handout by the make-student command."""
+    (tmp_path / "chapters").mkdir()
+    nbformat.write(graded_chapter(), tmp_path / "chapters" / NAME)
+    assert main(["make-student", str(tmp_path / "chapters"), str(tmp_path / "student_notebooks")]) == 0
+    return tmp_path / "student_notebooks" / NAME
+
+
+def test_a_wrong_notebook_run_and_saved_in_place_fails(handout, capsys):
+    student = nbformat.read(handout, as_version=4)
+    wrong = solved(student, graded_chapter())
+    graded = stubs(wrong)[0]
+    graded.source = graded.source.replace("2 * np.asarray", "3 * np.asarray")
+    # as Jupyter saves it after a run: the student's own (wrong) output in place of the expected one
+    graded.outputs = [new_output("stream", name="stdout", text="[63]\n")]
+    wrong.metadata[METADATA_KEY]["version"]["exercises"] = "0" * 16  # made from an older chapter
+    nbformat.write(wrong, handout)
+    assert main(["self-check", str(handout)]) == 1
+    captured = capsys.readouterr()
+    assert "FAIL  Exercise 7.1: output differs from the expected output" in captured.out
+    assert "+ [42]" in captured.out and "- [63]" in captured.out  # expected, and the student's
+    assert "PASS  Exercise 7.2" in captured.out
+    assert "2 graded exercises: 1 passed, 1 failed" in captured.out
+    assert f"WARNING: {NAME} was made from another version of its chapter" in captured.err
+
+
+def test_a_right_notebook_passes_without_bubblewrap_or_linux_modules(handout, tmp_path):
+    nbformat.write(solved(nbformat.read(handout, as_version=4), graded_chapter()), handout)
+    # no bwrap on the PATH, and `resource` (which Windows lacks) cannot be imported by the check
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    script = ("import sys; sys.modules['resource'] = None\n"
+              "from coursework.__main__ import main\n"
+              f"sys.exit(main(['self-check', {str(handout)!r}]))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600,
+                          cwd=tmp_path, env={"PATH": str(empty), "PYTHONPATH": str(ROOT),
+                                             "HOME": str(tmp_path), "SYSTEMROOT": ""})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "PASS  Exercise 7.1\nPASS  Exercise 7.2\n2 graded exercises: 2 passed, 0 failed" in done.stdout
+    assert "isolation: none: the self-check runs your notebook as you" in done.stderr
+    assert "WARNING" not in done.stderr
+
+
+def test_without_the_copy_of_the_expected_outputs_it_says_where_to_find_it(handout, tmp_path, capsys):
+    moved = tmp_path / "elsewhere" / NAME
+    moved.parent.mkdir()
+    moved.write_bytes(handout.read_bytes())
+    with pytest.raises(SystemExit) as stopped:
+        main(["self-check", str(moved)])
+    assert stopped.value.code == 2
+    assert "pass --expected with the .expected folder" in capsys.readouterr().err
+    unmarked = copy.deepcopy(nbformat.read(handout, as_version=4))
+    del unmarked.metadata[METADATA_KEY]
+    nbformat.write(unmarked, moved)
+    with pytest.raises(SystemExit):
+        main(["self-check", str(moved), "--expected", str(handout.parent / ".expected")])
+    assert "records no chapter" in capsys.readouterr().err
