@@ -300,9 +300,13 @@ SCREEN_FACTS = """() => {
   const scrolls = display.filter(e => e.scrollWidth > e.clientWidth + 1);
   const cue = e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX)
                    && getComputedStyle(e).backgroundImage.includes('gradient');
+  // a retina PNG is drawn at half its pixels: myst-nb writes that width as an inline
+  // style (a lab frame as a width attribute); other images are drawn at their pixels
+  const drawn = img => parseFloat(img.style.width) || parseFloat(img.getAttribute('width'))
+                       || img.naturalWidth;
   const figures = [...document.querySelectorAll('.bd-article img')]
     .filter(img => img.naturalWidth > 0 && img.closest('.cell_output, figure'))
-    .map(img => img.getBoundingClientRect().width / img.naturalWidth);
+    .map(img => img.getBoundingClientRect().width / drawn(img));
   return {
     pageWidth: document.documentElement.scrollWidth, width,
     displayEquations: display.length,
@@ -626,3 +630,97 @@ def test_the_book_without_solutions_has_the_same_numbers(book, book_without_solu
         equations = dict(EQUATION_NUMBER.findall(full))
         assert all(equations.get(id_) == number for id_, number in EQUATION_NUMBER.findall(html))
     test_cross_references_show_their_targets_numbers(book_without_solutions)
+
+
+# ------------------------------------------------- figures: size, alt text, enlarging (issue 30)
+
+DESKTOP = {"width": 1280, "height": 900}
+# the book's figures: images in code-cell outputs and figure elements, not the labs' own
+FIGURE_FACTS = """() => [...document.querySelectorAll('.bd-article img')]
+  .filter(img => img.closest('.cell_output, figure') && !img.closest('.kpca-lab, .kpca-explorer'))
+  .map(img => ({
+    // a retina PNG's drawn width (half its pixels) is in its inline style (myst-nb)
+    drawn: parseFloat(img.style.width) || parseFloat(img.getAttribute('width')) || img.naturalWidth,
+    ratio: img.getBoundingClientRect().height / img.getBoundingClientRect().width
+           * img.naturalWidth / (img.naturalHeight || 1),
+    shown: img.getBoundingClientRect().width,
+    alt: (img.getAttribute('alt') || '').trim(),
+    loaded: img.complete && img.naturalWidth > 0,
+  }))"""
+
+
+def test_figures_are_shown_at_their_drawn_size_with_alt_text_on_a_desktop(book, server,
+                                                                          browser_context):
+    """At 1280 px no figure of a chapter is shown below 0.9 of its drawn width (a retina PNG
+    is drawn at half its pixels, the width myst-nb writes in its style) nor stretched, and
+    every figure has alt text that says what it shows, not a file name. Prints per page the
+    smallest scale."""
+    report = {}
+    for name in book_pages(book):
+        if not name.startswith("chapters/"):
+            continue
+        page, problems = open_page(browser_context, server + name)
+        page.set_viewport_size(DESKTOP)
+        page.wait_for_timeout(200)
+        figures = [f for f in page.evaluate(FIGURE_FACTS) if f["loaded"]]
+        scales = [f["shown"] / f["drawn"] for f in figures]
+        smallest = min(scales) if scales else None
+        print(f"\n{name} at 1280 px: {len(figures)} figures, smallest figure scale "
+              f"{smallest if smallest is None else round(smallest, 3)}")
+        for figure, scale in zip(figures, scales):
+            if scale < 0.9:
+                problems.append(f"a figure {figure['drawn']:.0f} px wide is shown at {scale:.2f}")
+            if abs(figure["ratio"] - 1) > 0.02:
+                problems.append(f"a figure is shown stretched (aspect ratio x{figure['ratio']:.2f})")
+            alt = figure["alt"]
+            if len(alt.split()) < 4 or re.search(r"_images/|\.(png|svg|jpe?g)$", alt):
+                problems.append(f"alt text {alt[:60]!r} does not say what the figure shows")
+        if problems:
+            report[name] = problems
+        page.close()
+    assert not report, report
+
+
+def test_a_figure_opens_full_screen_on_a_tap_or_enter_and_closes(server, browser_context):
+    page, problems = open_page(browser_context, server + "chapters/01_pca.html")
+    page.set_viewport_size(DESKTOP)
+    figure = page.locator(".bd-article .cell_output img.kpca-zoomable").first
+    figure.wait_for()
+    assert figure.get_attribute("tabindex") == "0"
+    assert figure.get_attribute("role") == "button"
+    assert figure.get_attribute("aria-label").startswith("Enlarge figure: ")
+    dialog = page.locator("dialog.kpca-figure-zoom")
+
+    def is_open():
+        return page.evaluate("() => !!document.querySelector('dialog.kpca-figure-zoom[open]')")
+
+    # a click (a tap) opens it, full-screen, showing the same image
+    figure.scroll_into_view_if_needed()
+    figure.click()
+    assert is_open()
+    box = dialog.bounding_box()
+    assert box["width"] >= DESKTOP["width"] - 2 and box["height"] >= DESKTOP["height"] - 2
+    assert dialog.locator("img").evaluate("i => i.src") == figure.evaluate("i => i.src")
+    enlarged = dialog.locator("img").bounding_box()["width"]
+    assert enlarged > figure.bounding_box()["width"]
+    # Escape closes it and gives the focus back to the figure
+    page.keyboard.press("Escape")
+    assert not is_open()
+    assert page.evaluate("() => document.activeElement.classList.contains('kpca-zoomable')")
+    # the keyboard: Enter on the focused figure opens it; a tap anywhere closes it
+    page.keyboard.press("Enter")
+    assert is_open()
+    page.mouse.click(DESKTOP["width"] // 2, DESKTOP["height"] // 2)
+    assert not is_open()
+    # on a phone too
+    page.set_viewport_size(PHONE)
+    figure.scroll_into_view_if_needed()
+    figure.click()
+    assert is_open() and dialog.bounding_box()["width"] >= PHONE["width"] - 2
+    page.keyboard.press("Escape")
+    assert not is_open()
+    # the labs' own images are not made zoomable
+    assert page.locator(".kpca-lab img.kpca-zoomable, .kpca-explorer img.kpca-zoomable").count() == 0
+    assert not problems, problems
+    page.close()
+
