@@ -22,9 +22,9 @@ from scipy.linalg import eigvalsh
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import Bunch
 
-from kpca_lib import PCA, Gaussian, KernelPCA, SparsePCA, datasets, preimage, robust_pca
+from kpca_lib import PCA, Gaussian, KernelPCA, Polynomial, SparsePCA, datasets, preimage, robust_pca
 from kpca_lib import denoising_baselines as baselines
-from kpca_lib.explorers import squared_distance_scales
+from kpca_lib.explorers import held_out_accuracy, kernel_pca_lab_data, squared_distance_scales
 from kpca_lib.explorers.denoising_baselines import toy_baselines
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -284,6 +284,105 @@ def check_pca(page, index, angles=(0.0, 30.0, 90.0, 137.5)):
     return report
 
 
+def drawn_points(n_points=60, seed=0):
+    """Points as a reader draws them in the kernel PCA lab: [x, y, class, held out], every second of a class held out."""
+    rng = np.random.default_rng(seed)
+    points, counts = [], [0, 0, 0]
+    for _ in range(n_points):
+        cls = int(rng.integers(3))
+        angle, radius = rng.uniform(0, 2 * np.pi), 0.8 + cls + 0.1 * rng.standard_normal()
+        points.append([radius * np.cos(angle), radius * np.sin(angle), cls, counts[cls] % 2 == 1])
+        counts[cls] += 1
+    return points
+
+
+KERNEL_PCA_SETTINGS = [
+    {},  # the chapter's setting
+    {"dataset": "three rings", "kernel": "gaussian", "c": 0.5, "n_components": 5, "component": 4, "pair": [4, 5]},
+    {"dataset": "two moons", "kernel": "gaussian", "c": 0.1, "n_components": 2, "component": 1, "pair": [1, 2]},
+    {"dataset": "two moons", "kernel": "gaussian", "c": 0.01, "n_components": 10, "component": 10, "pair": [9, 10]},
+    {"dataset": "two rings", "kernel": "polynomial", "degree": 2, "n_components": 4, "component": 3, "pair": [1, 3]},
+    {"dataset": "three rings", "kernel": "polynomial", "degree": 1, "n_components": 5, "component": 2, "pair": [1, 2]},
+    {"dataset": "two rings", "kernel": "gaussian", "c": 100.0, "n_components": 1, "component": 1, "pair": [1, 2]},
+    {"dataset": "draw your own", "points": drawn_points(), "extent": [-4.0, 4.0, -4.0, 4.0], "kernel": "gaussian",
+     "c": 1.0, "n_components": 3, "component": 2, "pair": [2, 3]},
+]
+
+
+def kernel_pca_reference(state):
+    """kpca_lib's kernel PCA and held-out score on the data and the setting the page shows."""
+    X, X_test = np.reshape(state["X"], (-1, 2)), np.reshape(state["X_test"], (-1, 2))
+    kernel = Gaussian(c=state["c"]) if state["kernel"] == "gaussian" else Polynomial(degree=state["degree"])
+    # as many components as the page kept: 10, or fewer of positive eigenvalue
+    kpca = KernelPCA(n_components=state["n_fitted"], kernel=kernel, eigen_solver="dense").set_output(
+        transform="default")
+    Z = kpca.fit_transform(X)
+    grid_x, grid_y = np.meshgrid(state["grid_x"], state["grid_y"])  # point row * size + col
+    grid = np.column_stack([grid_x.ravel(), grid_y.ravel()])
+    K = kernel(X)
+    q = state["n_components"]
+    return Bunch(
+        kpca=kpca, eigenvalues=kpca.eigenvalues_, Z=Z, Z_test=kpca.transform(X_test), grid=kpca.transform(grid),
+        # all eigenvalues of the centred kernel: the trace is their sum, the rank counts the positive ones
+        trace=float(np.trace(K - K.mean(axis=0) - K.mean(axis=1)[:, None] + K.mean())),
+        n_positive=KernelPCA(kernel=kernel, eigen_solver="dense").fit(X).n_components_,
+        accuracy=held_out_accuracy(Z[:, :q], state["y"], kpca.transform(X_test)[:, :q], state["y_test"]),
+    )
+
+
+def error_up_to_sign(ours, reference):
+    """max |ours - s * reference| / max |reference|, with s = +-1 per column chosen by ours, and the signs that differ."""
+    ours = np.asarray(ours).reshape(reference.shape)
+    signs = np.where(np.sum(ours * reference, axis=0) < 0, -1.0, 1.0)
+    return float(np.max(np.abs(ours - signs * reference)) / np.abs(reference).max()), int(np.sum(signs < 0))
+
+
+def check_kernel_pca(page, index, settings_list=None):
+    """Parity of a kernel PCA lab with kpca_lib.KernelPCA and held_out_accuracy; returns the errors per setting."""
+    payload = lab_payload(page, index)
+    data = kernel_pca_lab_data(payload["random_state"])
+    report = []
+    for changes in settings_list or KERNEL_PCA_SETTINGS:
+        state = lab_set(page, index, {**payload["settings"], **changes})
+        if state["dataset"] != "draw your own":  # the page computes on the chapter's data, sent unchanged
+            chosen = data[state["dataset"]]
+            assert np.array_equal(np.reshape(state["X"], (-1, 2)), chosen.X_train)
+            assert np.array_equal(state["y_test"], chosen.y_test)
+        report.append(compare_kernel_pca(state, payload["max_components"]))
+    page.evaluate("i => window.kpcaLabs[i].reset()", index)
+    return report
+
+
+def compare_kernel_pca(state, max_components=10):
+    """The errors of one state of a kernel PCA lab against kpca_lib; asserts the tolerances."""
+    reference = kernel_pca_reference(state)
+    q_fitted = state["n_fitted"]
+    significant = reference.eigenvalues >= 1e-4 * reference.eigenvalues[0]
+    z_error, z_flips = error_up_to_sign(state["Z"], reference.Z)
+    errors = {
+        "setting": f"{state['dataset']}, {state['kernel']} c={state['c']} p={state['degree']} q={state['n_components']}",
+        # relative to the largest (an eigensolver's round-off), and one by one above 1e-4 of the
+        # largest (below, the round-off of the largest dominates)
+        "eigenvalues": float(np.max(np.abs(np.array(state["eigenvalues"]) - reference.eigenvalues))
+                             / reference.eigenvalues[0]),
+        "eigenvalues above 1e-4": relative_error(
+            np.array(state["eigenvalues"])[significant], reference.eigenvalues[significant]),
+        "trace": abs(state["trace"] - reference.trace) / reference.trace,
+        "projections": z_error,
+        "held-out projections": error_up_to_sign(state["Z_test"], reference.Z_test)[0],
+        "map": error_up_to_sign(np.array(state["grid_values"]).reshape(-1, q_fitted), reference.grid)[0],
+        "signs flipped": z_flips,
+        "accuracy": (state["accuracy"], reference.accuracy),
+    }
+    assert q_fitted == min(max_components, reference.n_positive), (q_fitted, reference.n_positive)
+    assert errors["eigenvalues"] <= 1e-13 and errors["eigenvalues above 1e-4"] <= 1e-10, errors
+    assert errors["trace"] <= 1e-12, errors
+    assert max(errors["projections"], errors["held-out projections"], errors["map"]) <= 1e-9, errors
+    assert state["accuracy"] == reference.accuracy, errors
+    return errors
+
+
+
 # The appendices' labs run the library's iterations from the same start on the same data;
 # the page's SVD (of X_c, of each sweep's matrix) and its sums differ from LAPACK's and
 # BLAS's by round-off only, so with the same number of sweeps the results agree to about
@@ -409,7 +508,7 @@ def check_robust_pca(page, index, settings_list=None):
 
 
 CHECKS = {"denoising": check_denoising, "gram-spectrum": check_gram, "pca": check_pca,
-          "sparse-pca": check_sparse_pca, "robust-pca": check_robust_pca}
+          "kernel-pca": check_kernel_pca, "sparse-pca": check_sparse_pca, "robust-pca": check_robust_pca}
 
 
 def check_every_lab(page):

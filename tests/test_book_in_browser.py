@@ -705,6 +705,29 @@ def test_a_figure_opens_full_screen_on_a_tap_or_enter_and_closes(server, browser
     page.close()
 
 
+
+# ------------------------------------------------------------ code cells (issue 30, item 6)
+
+CLIPPED_CODE = """() => [...document.querySelectorAll('.cell_input pre')]
+  .filter(e => e.offsetParent && e.scrollWidth > e.clientWidth + 1).length"""
+
+
+def test_no_code_cell_scrolls_sideways_on_a_desktop(book, server, browser_context):
+    """The chapters keep code lines within 88 characters (tests/test_chapter_layout.py), and the
+    book's code font fits 88 characters in the text column at 1280 px: no code cell scrolls."""
+    clipped = {}
+    for notebook in CHAPTER_NOTEBOOKS:
+        page, problems = open_page(browser_context, server + f"chapters/{notebook.stem}.html")
+        page.set_viewport_size(DESKTOP)
+        page.wait_for_timeout(200)
+        n_clipped = page.evaluate(CLIPPED_CODE)
+        print(f"\n{notebook.stem} at 1280 px: {n_clipped} code cells scroll sideways")
+        if n_clipped or problems:
+            clipped[notebook.stem] = (n_clipped, problems)
+        page.close()
+    assert not clipped, clipped
+
+
 # ------------------------------------------------- page weight and labs' themes (issue 27)
 
 CHAPTER_HTML_LIMIT = 600_000  # bytes of a chapter's HTML (its assets apart)

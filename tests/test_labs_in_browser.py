@@ -1,7 +1,8 @@
 """The labs that compute in the reader's browser, in real Chromium, against kpca_lib.
 
 The test writes a page holding the three labs (chapter 5's de-noising lab,
-chapter 3's Gram-spectrum lab, chapter 1's PCA lab) with the book's
+chapter 3's Gram-spectrum lab, chapter 1's PCA lab), and pages of their own
+for chapter 4's kernel PCA lab and the appendices' labs, with the book's
 ``_static/`` files linked as Jupyter Book links them, serves it on 127.0.0.1
 and opens it in headless Chromium with the launch arguments of
 ``tests/test_book_in_browser.py``. A request to any other host is blocked
@@ -24,7 +25,8 @@ import numpy as np
 import pytest
 
 from kpca_lib.datasets import noisy_circle
-from kpca_lib.explorers import denoising_lab, gram_spectrum_lab, pca_lab, robust_pca_lab, sparse_pca_lab
+from kpca_lib.explorers import (denoising_lab, gram_spectrum_lab, kernel_pca_lab, pca_lab, robust_pca_lab,
+                                sparse_pca_lab)
 from test_book_in_browser import (  # skips this module too where Chromium is missing
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -34,6 +36,8 @@ from test_book_in_browser import (  # skips this module too where Chromium is mi
 )
 from lab_parity import (
     check_denoising,
+    check_kernel_pca,
+    compare_kernel_pca,
     check_gram,
     check_pca,
     check_robust_pca,
@@ -404,6 +408,162 @@ def test_appendix_labs_at_phone_width_in_both_themes(chromium, appendix_server):
                 assert corner == hex_rgb(background), (theme, corner)
                 lab.scroll_into_view_if_needed()
                 lab.screenshot(path=str(SCREENSHOTS / f"lab_{lab_name}_{name}_{theme}.png"))
+        opened.close()
+
+
+# ---------------------------------------------------------------------------
+# chapter 4's kernel PCA lab, on a page of its own
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def kernel_pca_server(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("kernel_pca_lab")
+    page = write_lab_page(directory, [kernel_pca_lab()])
+    with local_server(directory) as url:
+        yield url + page
+
+
+@pytest.fixture
+def kernel_pca_page(chromium, kernel_pca_server):
+    opened = LabPage(chromium, kernel_pca_server, n_labs=1)
+    yield opened
+    opened.close()
+
+
+def kernel_pca_state(page):
+    page.evaluate("() => window.kpcaLabs[0].whenIdle()")
+    return page.evaluate("() => window.kpcaLabs[0].state")
+
+
+def test_kernel_pca_lab_matches_kpca_lib(kernel_pca_page):
+    report = check_kernel_pca(kernel_pca_page.page, 0)
+    print("\n" + format_report("kernel PCA lab against kpca_lib (max errors):", report))
+
+
+def test_kernel_pca_lab_controls_are_labelled_and_keyboard_operable(kernel_pca_page):
+    page = kernel_pca_page.page
+    lab = page.locator(".kpca-lab").first
+    initial = lab_payload(page, 0)["settings"]
+    controls = lab.locator("input[type=range], select")
+    assert controls.count() == 9  # c, degree, q, map, pair x 2; data set, kernel, class
+    for i in range(controls.count()):
+        control = controls.nth(i)
+        label = lab.locator(f"label[for='{control.get_attribute('id')}']")
+        assert label.count() == 1 and label.text_content().strip()
+    # each slider moves its setting by the keyboard (the degree once the kernel is polynomial)
+    sliders = lab.locator("input[type=range]")
+    for i, key in [(0, "c"), (2, "n_components"), (3, "component"), (4, "pair"), (5, "pair")]:
+        before = kernel_pca_state(page)[key]
+        sliders.nth(i).focus()
+        page.keyboard.press("ArrowLeft" if i == 0 else "ArrowRight")
+        assert kernel_pca_state(page)[key] != before, key
+    assert kernel_pca_state(page)["pair"] == [2, 3]
+    lab.get_by_label("kernel", exact=True).select_option("polynomial")
+    assert sliders.nth(0).is_disabled() and not sliders.nth(1).is_disabled()
+    sliders.nth(1).focus()
+    page.keyboard.press("ArrowRight")
+    state = kernel_pca_state(page)
+    assert state["kernel"] == "polynomial" and state["degree"] == 3
+    # degree 3 in the plane: 9 monomials of degree 1 to 3, so 9 components
+    assert state["n_fitted"] == 9
+    compare_kernel_pca(state)
+    lab.get_by_role("button", name="reset to the chapter's setting").click()
+    state = kernel_pca_state(page)
+    assert {key: state[key] for key in initial} == initial
+
+
+def test_kernel_pca_lab_draw_your_own_by_mouse_and_keyboard(kernel_pca_page):
+    page = kernel_pca_page.page
+    lab = page.locator(".kpca-lab").first
+    lab.get_by_label("data set").select_option("draw your own")
+    state = kernel_pca_state(page)
+    # it starts from the points shown: the three rings, their halves kept
+    assert len(state["points"]) == 600 and sum(p[3] for p in state["points"]) == 300
+    lab.get_by_role("button", name="clear the points").click()
+    assert kernel_pca_state(page)["points"] == []
+    plane = lab.locator("canvas").first
+    box = plane.bounding_box()
+    lab.get_by_label("new points' class").select_option("1")
+    for fx, fy in [(0.3, 0.3), (0.35, 0.3), (0.3, 0.35), (0.35, 0.35)]:
+        page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+    lab.get_by_label("new points' class").select_option("0")
+    for fx, fy in [(0.6, 0.6), (0.65, 0.6), (0.6, 0.65), (0.7, 0.7)]:
+        page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+    state = kernel_pca_state(page)
+    assert [p[2] for p in state["points"]] == [1] * 4 + [0] * 4
+    assert [p[3] for p in state["points"]] == [False, True] * 4  # every second point of a class is held out
+    assert state["n_fitted"] == 3  # four training points: three components at most
+    compare_kernel_pca(state)
+    # drag the last point: it moves, the others stay
+    last = state["points"][-1]
+    page.mouse.move(box["x"] + 0.7 * box["width"], box["y"] + 0.7 * box["height"])
+    page.mouse.down()
+    page.mouse.move(box["x"] + 0.8 * box["width"], box["y"] + 0.5 * box["height"], steps=5)
+    page.mouse.up()
+    moved = kernel_pca_state(page)
+    assert len(moved["points"]) == 8 and moved["points"][:-1] == state["points"][:-1]
+    assert moved["points"][-1][0] > last[0] + 0.1 and moved["points"][-1][1] > last[1] + 0.1
+    compare_kernel_pca(moved)
+    # the keyboard: the arrows move the cursor, Enter adds a point there, Delete removes the nearest
+    plane.focus()
+    page.keyboard.press("2")
+    for key in ["ArrowRight", "ArrowRight", "ArrowUp", "Enter"]:
+        page.keyboard.press(key)
+    added = kernel_pca_state(page)
+    assert len(added["points"]) == 9 and added["points"][-1][2] == 1
+    extent = added["extent"]
+    step = (extent[1] - extent[0]) / 40
+    centre = [(extent[0] + extent[1]) / 2, (extent[2] + extent[3]) / 2]
+    assert np.allclose(added["points"][-1][:2], [centre[0] + 2 * step, centre[1] + step])
+    page.keyboard.press("Delete")
+    assert kernel_pca_state(page)["points"] == moved["points"]
+
+
+def test_kernel_pca_lab_speed_per_move(kernel_pca_page):
+    """Print the perceived latency per move: input event to the second animation frame."""
+    import sys
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from lab_latency_kernel_pca import SWEEP, sweep, table
+
+    results = sweep(kernel_pca_page.page)
+    print("\nkernel PCA lab, ms from the input event to the second animation frame:\n" + "\n".join(table(results)))
+    assert set(results) == {control for control, _ in SWEEP}
+    assert all(len(records) > 0 and all("frame" in r for r in records) for records in results.values())
+
+
+def test_kernel_pca_lab_at_phone_width_and_in_the_dark_theme(chromium, kernel_pca_server):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for name, width, scale, theme in [("desktop", 1280, 1, "light"), ("phone", 390, 3, "dark")]:
+        opened = LabPage(chromium, kernel_pca_server, width=width, height=844, scale=scale, n_labs=1)
+        page = opened.page
+        if theme == "dark":  # as the book's theme switch does
+            page.evaluate("() => { document.documentElement.dataset.theme = 'dark'; }")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        canvases = page.evaluate(
+            """() => Array.from(document.querySelectorAll('.kpca-lab canvas')).map(c =>
+                 [c.width, c.height, c.getBoundingClientRect().width, c.getBoundingClientRect().height])"""
+        )
+        assert len(canvases) == 3
+        for pixels_wide, pixels_high, css_wide, css_high in canvases:
+            assert abs(pixels_wide - css_wide * scale) <= scale and abs(pixels_high - css_high * scale) <= scale
+            assert css_wide <= width
+        sizes = page.evaluate(
+            """() => Array.from(document.querySelectorAll('.kpca-lab label, .kpca-lab output, .kpca-lab-legend, .kpca-lab-numbers'))
+                 .map(e => parseFloat(getComputedStyle(e).fontSize))"""
+        )
+        assert min(sizes) >= 13, sizes
+        # the canvases are redrawn on the theme's background (a corner of the plane, outside its axes)
+        corner = page.evaluate(
+            """() => Array.from(document.querySelector('.kpca-lab canvas').getContext('2d').getImageData(1, 1, 1, 1).data)"""
+        )
+        expected = page.evaluate("() => window.kpcaLabCore.ink().background")
+        hex_colour = expected.lstrip("#")
+        if len(hex_colour) == 3:
+            hex_colour = "".join(ch * 2 for ch in hex_colour)
+        assert corner[:3] == [int(hex_colour[i:i + 2], 16) for i in (0, 2, 4)], (theme, corner, expected)
+        lab = page.locator(".kpca-lab").first
+        lab.screenshot(path=str(SCREENSHOTS / f"lab_kernel_pca_{name}_{theme}.png"))
         opened.close()
 
 

@@ -18,6 +18,7 @@ module                    explorer
 ``sliders``               a live explorer's sliders and their ranges
 ``explorer``              one drawing function -> the figure and the live widget
 ``labs``                  labs computed in the reader's browser, one function each
+``labs_kernel_pca``       chapter 4's kernel PCA lab, computed in the reader's browser
 ``labs_appendices``       the appendices' labs (sparse PCA, robust PCA), in the browser
 ``browser``               the HTML that carries a lab's data to the page
 ========================  ==========================================================
@@ -33,6 +34,7 @@ from .browser import BrowserExplorer
 from .explorer import Explorer
 from .gram_spectrum import draw_gram_spectrum, gram_spectrum, gram_spectrum_explorer, squared_distance_scales
 from .labs import denoising_lab, gram_spectrum_lab, pca_lab
+from .labs_kernel_pca import kernel_pca_lab, kernel_pca_lab_data
 from .labs_appendices import robust_pca_lab, sparse_pca_lab
 from .pca_direction import (
     captured_variance,
@@ -84,6 +86,8 @@ __all__ = [
     "denoising_lab",
     "gram_spectrum_lab",
     "pca_lab",
+    "kernel_pca_lab",
+    "kernel_pca_lab_data",
     "sparse_pca_lab",
     "robust_pca_lab",
 ]
