@@ -1,7 +1,8 @@
 """What a reader of chapter 4's kernel PCA lab waits for, in headless Chromium.
 
-Used by ``bench_lab_latency.py --lab kernel-pca`` and by
-``tests/test_labs_in_browser.py``. For each control of the lab, the sweep
+Used by ``tests/test_labs_in_browser.py``, which prints its table (the generic
+sweep of ``bench_lab_latency.py`` moves every lab's sliders and menus, but makes
+no drawn points). For each control of the lab, the sweep
 makes moves as a reader does (arrow keys on a slider, a choice in a menu, a
 click on the plane that adds a drawn point, a key on the focused plane) and
 measures from the event's ``timeStamp`` to the second animation frame after
