@@ -149,7 +149,7 @@ def _reason(text):
     return "failed: " + " ".join(text.split())[:200]
 
 
-def self_check(notebook, expected=None, timeout=300, stream=sys.stdout, notes=sys.stderr):
+def self_check(notebook, expected=None, timeout=300, stream=None, notes=None):
     """Check a student notebook against the handout's expected visible outputs; the exit status.
 
     Parameters
@@ -167,6 +167,9 @@ def self_check(notebook, expected=None, timeout=300, stream=sys.stdout, notes=sy
     status : int
         0 if every graded exercise matches and no cell fails, 1 otherwise.
     """
+    # the streams of the moment of the call (a default bound at import would outlive a redirection)
+    stream = sys.stdout if stream is None else stream
+    notes = sys.stderr if notes is None else notes
     if not timeout > 0:
         raise ValueError(f"--timeout must be positive, got {timeout}")
     try:

@@ -112,10 +112,12 @@ def check_environment(reference, isolation, limits, hidden, chapters=None):
     modules = chapter_imports(reference, chapters)
     notebook = new_notebook(cells=[new_code_cell(probe_source(modules))], metadata={
         "kernelspec": {"name": KERNEL_NAME, "display_name": "grader", "language": "python"}})
-    with tempfile.TemporaryDirectory(prefix="kpca-precheck-", ignore_cleanup_errors=True) as root:
+    # a short path: the kernel's Unix sockets live under it, and a socket's path may not pass
+    # 107 bytes (ZMQError "File name too long" under a deep TMPDIR), no longer than a submission's
+    with tempfile.TemporaryDirectory(prefix="kpca-pc-", ignore_cleanup_errors=True) as root:
         if isolation.uid is not None:
             Path(root).chmod(0o711)
-        run = run_notebook(notebook, Path(root) / "probe", isolation,
+        run = run_notebook(notebook, Path(root) / "000", isolation,
                            replace(limits, timeout=min(limits.timeout, _PROBE_SECONDS)), hidden)
     problem = _problem(run)
     if problem is None:
