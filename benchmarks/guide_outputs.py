@@ -120,10 +120,11 @@ def submissions():
     solved = copy.deepcopy(student)
     for stub, solution in zip(graded(solved), [c for c in solutions if c.cell_type == "code"], strict=True):
         stub.source = f"{CHECK_MARKER}\n{solution.source}"
-    alice = copy.deepcopy(solved)
+    alice = answered(solved, {"ch1-ex1": "The error is smallest at $b = \\bar x$: ...",
+                              "ch1-ex2": "In the eigenbasis of $C$, ..."})
     alice.cells.insert(alice.cells.index(graded(alice)[0]),
                        new_code_cell("scratch = [1, 2]\nprint('scratch', len(scratch))"))
-    carol = copy.deepcopy(solved)
+    carol = answered(solved, {"ch1-ex1": "Setting the gradient in $b$ to zero gives $b = \\bar x$."})
     graded(carol)[0].source = graded(carol)[0].source.replace("fraction) + 1)", "fraction))")
     carol.cells.insert(carol.cells.index(graded(carol)[0]), new_code_cell("print('trying things out')"))
     shown_outputs = [cell.outputs[0]["text"] for cell in graded(student)]
@@ -135,6 +136,16 @@ def submissions():
         first, _, rest = stub.source.partition("\n")
         stub.source = f"{first}\n# NBVAL_IGNORE_OUTPUT\n{rest}"
     return {"alice": alice, "bob": student, "carol": carol, "dan": dan, "eve": eve, "bob-corrected": solved}
+
+
+def answered(nb, answers):
+    """A copy of ``nb`` with the derivations' answer cells written: label -> the answer's text."""
+    nb = copy.deepcopy(nb)
+    for cell in nb.cells:
+        info = cell.metadata.get(METADATA_KEY)
+        if cell.cell_type == "markdown" and isinstance(info, dict) and info.get("exercise") in answers:
+            cell.source = cell.source.replace("Write your answer here.", answers[info["exercise"]])
+    return nb
 
 
 def write(folder, notebooks):
@@ -170,7 +181,7 @@ def give_hand_points(sheet):
     """Fill the hand-points sheet as an instructor would: Alice, Bob and Carol read, Dan and Eve not yet."""
     given = {("alice", "ch1-ex1"): ("4", "complete"), ("alice", "ch1-ex2"): ("3", ""),
              ("bob", "ch1-ex1"): ("0", "no answer"), ("bob", "ch1-ex2"): ("0", "no answer"),
-             ("carol", "ch1-ex1"): ("2.5", "(b) missing"), ("carol", "ch1-ex2"): ("3", "")}
+             ("carol", "ch1-ex1"): ("2.5", "(b) missing"), ("carol", "ch1-ex2"): ("0", "no answer")}
     with sheet.open(newline="") as file:
         rows = list(csv.DictReader(file))
     for row in rows:
@@ -208,8 +219,13 @@ def grade_the_course(folder, notebooks):
     (ROOT / "course" / "grades").mkdir(parents=True)
     write(folder, {name: nb for name, nb in notebooks.items() if name != "bob-corrected"})
     # Carol ran her notebook and saved it: its graded cells hold her own outputs
-    run(".venv/bin/jupyter nbconvert --to notebook --execute --inplace "
-        "course/submissions/carol/01_pca.ipynb", show=False)
+    for _ in range(2):  # a second try if the kernel hangs (it did once, under load)
+        executed = run("timeout 900 .venv/bin/jupyter nbconvert --to notebook --execute --inplace "
+                       "course/submissions/carol/01_pca.ipynb", show=False)
+        if executed.returncode == 0:
+            break
+    else:
+        raise RuntimeError(f"executing Carol's notebook failed: {executed.stderr}")
     run(f"{PYTHON} -m coursework grade course/submissions/ --reference chapters/ --sandbox "
         f"--roster course/students.csv --deadline {DEADLINE} --gradebook course/grades/gradebook.csv "
         "--feedback course/grades/feedback --report course/grades/grades.csv")
@@ -221,7 +237,7 @@ def grade_the_course(folder, notebooks):
     print("## re-grading Bob, written answers, hand points, exports\n")
     nbformat.write(notebooks["bob-corrected"], folder / "bob" / CHAPTER.name)
     run(f"{PYTHON} -m coursework grade course/submissions/bob/01_pca.ipynb --reference chapters/ --sandbox "
-        "--gradebook course/grades/gradebook.csv")
+        "--gradebook course/grades/gradebook.csv --report course/grades/grades-bob.csv")
     run(f"{PYTHON} -m coursework written course/submissions/ --reference chapters/ --output course/grades/written")
     run("head -n 12 course/grades/written/01_pca/ch1-ex1.md")
     give_hand_points(ROOT / "course" / "grades" / "written" / "hand-points.csv")
@@ -295,16 +311,17 @@ def _commands(block):
 
 
 def _fence(line, kind=None):
-    """The indentation of a fence line (```bash, ```text, or a closing ```), or None."""
-    match = re.match(r"^(\s*)```(\w*)\s*$", line)
-    if match is None or (kind is not None and match[2] != kind):
+    """(indentation, backticks) of a fence line (```bash, ````text, or a closing fence), or None."""
+    match = re.match(r"^(\s*)(`{3,})(\w*)\s*$", line)
+    if match is None or (kind is not None and match[3] != kind):
         return None
-    return match[1]
+    return match[1], match[2]
 
 
 def _close(lines, start):
-    """The index of the closing fence of the block opened at ``start``."""
-    return next(i for i in range(start + 1, len(lines)) if _fence(lines[i], "") is not None)
+    """The index of the fence that closes the block opened at ``start`` (as many backticks)."""
+    ticks = _fence(lines[start])[1]
+    return next(i for i in range(start + 1, len(lines)) if (_fence(lines[i], "") or (None, None))[1] == ticks)
 
 
 def fill_guide(text, runs):
@@ -329,10 +346,11 @@ def fill_guide(text, runs):
         wanted, first = [stdout or stderr] + ([stderr] if stdout and stderr else []), True
         j = i
         while wanted and j < len(lines) and _fence(lines[j], "bash") is None:
-            indent = _fence(lines[j], "text")
-            if indent is None:
+            fence = _fence(lines[j], "text")
+            if fence is None:
                 j += 1
                 continue
+            indent = fence[0]
             close = _close(lines, j)
             paragraph = " ".join(lines[max(0, j - 3):j])
             if first or "standard error" in paragraph:
