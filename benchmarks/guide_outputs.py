@@ -31,8 +31,11 @@ else), and a later one, before the next ```` ```bash ```` block, whose
 paragraph mentions "standard error", gets its standard error. ``--check``
 does the same comparison without writing, and exits 1 when a block is stale.
 Paths are shown as the guide writes them (``.venv/bin/``, relative to the
-root). The grading runs are too slow for the test suite (about ten minutes
-on a loaded two-core machine), so no test runs this script.
+root). The grading runs are too slow for the test suite (six to twelve
+minutes on a shared two-core machine), so no test runs these commands;
+``tests/test_chapter_points.py`` checks the one cheap block, ``check
+chapters/``, with :func:`fill_guide`. ``--replay --check`` checks the guide
+against the outputs of the last run, without running anything.
 
 It writes ``student_notebooks/``, ``course/`` and ``dist/`` (ignored by git)
 and removes ``private/`` at the end::
