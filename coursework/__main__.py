@@ -29,8 +29,10 @@ def _parser():
     make.add_argument("source", help="a notebook or a folder of notebooks, e.g. chapters/")
     make.add_argument("destination", help="the folder to write to, e.g. student_notebooks/")
     check = commands.add_parser(
-        "check", help="list each chapter's code exercises and their hidden checks",
-        description="One line per code exercise: graded, and with how many hidden checks. "
+        "check", help="list each chapter's exercises, their hidden checks and their points",
+        description="One line per exercise: a code exercise graded, with how many hidden checks, and its "
+                    "points (what each check is worth); a derivation's points, given by hand. Then each "
+                    "chapter's total. "
                     "Exit status 1 if a chapter is not well formed (or, with --strict, if a "
                     "graded exercise has no hidden check).",
     )

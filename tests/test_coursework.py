@@ -16,7 +16,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from coursework import make_student_notebook
 from coursework.__main__ import main
-from coursework.authoring.exercises import ANSWER_PLACEHOLDER, CHECK_MARKER, METADATA_KEY
+from coursework.authoring.exercises import ANSWER_PLACEHOLDER, CHECK_MARKER, METADATA_KEY, exercise_numbers
 from coursework_notebooks import HIDDEN_DOUBLE, graded_chapter, hidden_answer
 from coursework_notebooks import code as _code
 
@@ -281,8 +281,8 @@ def test_malformed_hidden_checks_give_clear_errors(cells, message):
 def test_check_lists_hidden_checks_and_flags_exercises_without(capsys):
     assert main(["check", str(CHAPTERS)]) == 0
     out = capsys.readouterr().out
-    assert ("  Exercise 1.3 (ch1-ex3): graded, 1 hidden check\n  Exercise 1.4 (ch1-ex4): graded, 1 hidden check\n"
-            "  Exercise 1.5 (ch1-ex5): graded, 1 hidden check\n") in out
+    assert re.search(r"  Exercise 1.3 \(ch1-ex3\): graded, 1 hidden check; .*\n  Exercise 1.4 \(ch1-ex4\): graded, "
+                     r"1 hidden check; .*\n  Exercise 1.5 \(ch1-ex5\): graded, 1 hidden check; ", out)
     for path in ALL_CHAPTERS:
         assert str(path) in out
     # every graded exercise of every chapter is listed once, with or without hidden check
@@ -423,10 +423,12 @@ def test_the_instructor_guide_shows_outputs_of_the_current_chapters():
     assert made == listed and len(made) == len(list(CHAPTERS.glob("*.ipynb")))
     chapter = nbformat.read(CHAPTERS / "01_pca.ipynb", as_version=4)
     code = [cell for cell in make_student_notebook(chapter, name="01_pca.ipynb").cells if cell.cell_type == "code"]
-    graded = [f"Cell {number} (exercise {cell.metadata[METADATA_KEY]['exercise']})"
-              for number, cell in enumerate(code) if cell.metadata.get(METADATA_KEY, {}).get("graded")]
+    numbers = exercise_numbers(chapter, "01_pca.ipynb")
+    graded = [f"Cell {n} (Exercise {numbers[label]}, {label})"
+              for n, cell in enumerate(code) if cell.metadata.get(METADATA_KEY, {}).get("graded")
+              for label in [cell.metadata[METADATA_KEY]["exercise"]]]
     bob = re.search(r"FAIL  bob/01_pca\.ipynb  (.*)", guide)[1]
-    assert re.findall(r"Cell \d+ \(exercise [^)]+\)", bob) == graded
+    assert re.findall(r"Cell \d+ \(Exercise [^)]+\)", bob) == graded
 
 
 # ---------------------------------------------------------------- the book without solutions

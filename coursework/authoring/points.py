@@ -6,8 +6,10 @@ inspector, "Cell Metadata"), never shown in the book:
 ``kpca_points``
     On the (first) graded solution cell of a code exercise: the exercise's
     points. On the markdown cell holding a derivation's ``{solution} LABEL``:
-    the points of that written answer, which the instructor gives by hand.
-    Default :data:`DEFAULT_POINTS`.
+    the points of that written answer, which the instructor gives by hand;
+    when one markdown cell holds several derivations' solutions, a mapping
+    ``{"ch1-ex1": 4, "ch1-ex2": 3}`` gives each its own (a label it does not
+    name gets the default). Default :data:`DEFAULT_POINTS`.
 ``kpca_share``
     On a graded solution cell (its *visible check*: the output it prints on the
     chapter's data) and on each hidden check: its share of the exercise's
@@ -29,7 +31,8 @@ them from the reference chapter only, never from a submission.
 import math
 import numbers
 
-__all__ = ["POINTS_KEY", "SHARE_KEY", "DEFAULT_POINTS", "DEFAULT_SHARE", "declared", "annotate_student"]
+__all__ = ["POINTS_KEY", "SHARE_KEY", "DEFAULT_POINTS", "DEFAULT_SHARE", "declared", "declared_written",
+           "annotate_student"]
 
 POINTS_KEY = "kpca_points"
 SHARE_KEY = "kpca_share"
@@ -77,6 +80,33 @@ def declared(cell, key, where):
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value < 0:
         raise ValueError(f"{where}: the cell metadata {key} must be a number >= 0, got {value!r}")
     return value
+
+
+def declared_written(cell, label, where):
+    """The points a markdown cell declares for the derivation ``label`` whose solution it holds.
+
+    ``kpca_points`` is a number (every derivation of the cell is worth it) or a
+    mapping from label to number (a cell holding several derivations'
+    solutions); a label the mapping does not name gets :data:`DEFAULT_POINTS`.
+
+    Raises
+    ------
+    ValueError
+        If a declared value is not a finite number >= 0.
+
+    Examples
+    --------
+    >>> declared_written({"metadata": {"kpca_points": {"ch1-ex1": 4, "ch1-ex2": 3}}}, "ch1-ex2", "ch 1")
+    3
+    >>> declared_written({"metadata": {"kpca_points": 2}}, "ch1-ex1", "ch 1")
+    2
+    """
+    value = cell.get("metadata", {}).get(POINTS_KEY)
+    if not isinstance(value, dict):
+        return declared(cell, POINTS_KEY, where)
+    if label not in value:
+        return DEFAULT_POINTS
+    return declared({"metadata": {POINTS_KEY: value[label]}}, POINTS_KEY, f"{where} ({label})")
 
 
 def annotate_student(chapter, student):

@@ -15,8 +15,8 @@
 * :mod:`~coursework.grading.lms`: the gradebook in Canvas's and Moodle's import layouts;
 * :mod:`~coursework.grading.written`: the written answers, collected for grading by hand.
 
-``README_GRADING.md`` beside these modules says how points, the gradebook, feedback and
-written answers work, for the instructor guide.
+The instructor guide (``instructor_guide.md``, steps 2, 4 and 5) says how points, the
+gradebook, feedback, written answers and the exports work.
 
 How a submission's code runs, isolated and bounded, is :mod:`coursework.isolation`.
 """

@@ -15,7 +15,7 @@ from pathlib import Path
 import nbformat
 
 from ..authoring.exercises import exercise_numbers, solution_cells
-from ..authoring.points import DEFAULT_POINTS, POINTS_KEY, SHARE_KEY, declared
+from ..authoring.points import DEFAULT_POINTS, POINTS_KEY, SHARE_KEY, declared, declared_written
 
 __all__ = ["Expected", "HiddenCheck", "Reference", "extract_reference", "load_references", "check_key",
            "exercise_places"]
@@ -182,7 +182,7 @@ def _describe_exercises(reference, nb, name):
     for label, index in derivations.items():
         if label not in graded:
             where = f"{name}, cell {index} (the solution of {label})"
-            reference.written[label] = declared(nb.cells[index], POINTS_KEY, where)
+            reference.written[label] = declared_written(nb.cells[index], label, where)
 
 
 def load_references(folder):
