@@ -28,6 +28,7 @@ download, so that the grader's unseen inputs stay unseen.
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -72,6 +73,18 @@ def _drop_instructor_guide(config):
             document.subtrees = [tree for tree in document.subtrees if tree.items]
         del site_map[INSTRUCTOR_GUIDE]
     config.exclude_patterns = [*config.exclude_patterns, f"{INSTRUCTOR_GUIDE}.md"]
+
+
+# a block of a Markdown page that only the book with solutions shows; it is cut from the
+# source itself, because Sphinx resolves the references inside an {only} block (e.g. to the
+# instructor guide, which this book has not) before it drops the block
+_ONLY_WITH_SOLUTIONS = re.compile(r"^(`{3,}|:{3,})\{only\} not no_solutions[ \t]*\n.*?^\1[ \t]*$\n?",
+                                  re.MULTILINE | re.DOTALL)
+
+
+def _cut_blocks_with_solutions(app, docname, source):
+    if app.config.kpca_remove_solutions and str(app.env.doc2path(docname)).endswith(".md"):
+        source[0] = _ONLY_WITH_SOLUTIONS.sub("", source[0])
 
 
 HIDDEN_CHECK_TAG = "hidden-check"
@@ -137,5 +150,6 @@ def setup(app):
     # after sphinx-external-toc has read the table of contents (priority 500)
     app.connect("config-inited", _configure, priority=900)
     app.add_transform(RemoveSolutions)
+    app.connect("source-read", _cut_blocks_with_solutions)
     app.connect("build-finished", _publish)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -450,16 +450,28 @@ def test_solved_notebook_passes_grading_under_a_second_blas_configuration(runs):
 # ---------------------------------------------------------------- wrong or missing answers fail
 
 
+def chapter_1_cell_numbers():
+    """nbval's "Cell N" (the N-th code cell, from 0) of each graded stub of chapter 1's handout."""
+    from coursework.authoring.exercises import solution_cells
+
+    chapter = ROOT / "chapters" / "01_pca.ipynb"
+    handout = make_student_notebook(nbformat.read(chapter, as_version=4), chapter.name)
+    code = [index for index, cell in enumerate(handout.cells) if cell.cell_type == "code"]
+    return {role.exercise: code.index(role.index)
+            for role in solution_cells(handout, chapter.name) if role.graded and not role.hidden}
+
+
 def test_chapter_1_as_handed_out_or_wrong_fails_naming_the_cells(runs):
     chapter_1 = runs["chapter_1"]
-    assert chapter_1.verdict("bob/01_pca.ipynb") == ("FAIL", (
-        "Cell 22 (Exercise 1.3, ch1-ex3): raised NotImplementedError; hidden check 1 of Exercise 1.3 (ch1-ex3): "
-        "raised NotImplementedError; Cell 23 (Exercise 1.4, ch1-ex4): raised NotImplementedError; hidden check 1 "
-        "of Exercise 1.4 (ch1-ex4): raised NotImplementedError; Cell 24 (Exercise 1.5, ch1-ex5): raised "
-        "NotImplementedError; hidden check 1 of Exercise 1.5 (ch1-ex5): raised NotImplementedError"))
+    cell = chapter_1_cell_numbers()
+    assert sorted(cell) == ["ch1-ex3", "ch1-ex4", "ch1-ex5"]
+    assert chapter_1.verdict("bob/01_pca.ipynb") == ("FAIL", "; ".join(
+        f"Cell {cell[label]} (Exercise 1.{label[-1]}, {label}): raised NotImplementedError; "
+        f"hidden check 1 of Exercise 1.{label[-1]} ({label}): raised NotImplementedError"
+        for label in ("ch1-ex3", "ch1-ex4", "ch1-ex5")))
     # one answer off by one: its visible check and its hidden check differ, the other exercise passes
     assert chapter_1.verdict("carol/01_pca.ipynb") == ("FAIL", (
-        "Cell 22 (Exercise 1.3, ch1-ex3): output differs from the reference; "
+        f"Cell {cell['ch1-ex3']} (Exercise 1.3, ch1-ex3): output differs from the reference; "
         "hidden check 1 of Exercise 1.3 (ch1-ex3): output differs from the reference"))
     assert chapter_1.exercise("carol/01_pca.ipynb", "ch1-ex4") == ("PASS", "")
     assert chapter_1.exercise("carol/01_pca.ipynb", "ch1-ex5") == ("PASS", "")
