@@ -80,3 +80,25 @@ def test_without_the_copy_of_the_expected_outputs_it_says_where_to_find_it(hando
     with pytest.raises(SystemExit):
         main(["self-check", str(moved), "--expected", str(handout.parent / ".expected")])
     assert "records no chapter" in capsys.readouterr().err
+
+
+def test_grading_warns_of_a_handout_from_another_version_of_its_chapter(handout, tmp_path):
+    """grade prints check_handout_version's warning for a submission whose handout was made from
+    another version of its chapter, and nothing for a current one (no kernel: the step alone)."""
+    import io
+
+    from coursework.grading.results import Verdict
+    from coursework.grading.session import Outcome, _warn_old_handouts
+
+    current = nbformat.read(handout, as_version=4)
+    old = copy.deepcopy(current)
+    old.metadata[METADATA_KEY]["version"]["exercises"] = "0" * 16
+    paths = {"alice": tmp_path / "alice.ipynb", "bob": tmp_path / "bob.ipynb"}
+    nbformat.write(current, paths["alice"])
+    nbformat.write(old, paths["bob"])
+    outcomes = [Outcome(path, f"{who}/{NAME}", who, Verdict([]), 0.0, NAME, True)
+                for who, path in paths.items()]
+    notes = io.StringIO()
+    _warn_old_handouts(outcomes, tmp_path / "chapters", notes)
+    lines = notes.getvalue().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"WARNING: bob/{NAME} was made from another version")

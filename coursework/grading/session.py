@@ -98,6 +98,31 @@ def _library(reference):
     return library
 
 
+def _warn_old_handouts(outcomes, reference, notes):
+    """Warn, per submission, when its handout was made from another version of its chapter
+    (coursework.authoring.handout.check_handout_version): the grade stands, the instructor knows."""
+    import nbformat
+
+    from ..authoring.handout import check_handout_version, recorded_entry
+    from ..authoring.student import make_student_notebook
+
+    versions = {}  # the current handout's version of each chapter, made once
+    for outcome in outcomes:
+        if outcome.chapter is None or not outcome.ran:
+            continue
+        if outcome.chapter not in versions:
+            chapter = nbformat.read(Path(reference) / outcome.chapter, as_version=4)
+            versions[outcome.chapter] = recorded_entry(
+                make_student_notebook(chapter, name=outcome.chapter))["version"]
+        try:
+            submission = read_submission(outcome.path)
+        except SubmissionProblem:
+            continue
+        warning = check_handout_version(submission, versions[outcome.chapter], outcome.name)
+        if warning:
+            print(warning, file=notes)
+
+
 def _warn_unhidden(references, used, notes):
     for name in sorted(used):
         reference = references[name]
@@ -202,6 +227,7 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
     failed = sum(not outcome.verdict.passed for outcome in outcomes)
     print(f"{len(outcomes)} notebooks: {len(outcomes) - failed} passed, {failed} failed", file=stream)
     _warn_unhidden(references, used, notes)
+    _warn_old_handouts(outcomes, reference, notes)
     if report is not None:
         write_report(report, outcomes)
         print(f"report: {report}", file=notes)
