@@ -25,42 +25,19 @@ The JavaScript is this checkout's ``SCREEN_FACTS``, whatever the book measured.
 """
 
 import argparse
-import subprocess
 import sys
 from pathlib import Path
-
-import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from test_book_in_browser import (  # noqa: E402
-    CHROMIUM, CHROMIUM_ARGS, PHONE, SCREEN_FACTS, book_pages, local_server, sync_api,
+    CHROMIUM, CHROMIUM_ARGS, PHONE, SCREEN_FACTS, book_pages, build_book, local_server, sync_api,
 )
 
 DESKTOP = {"width": 1280, "height": 900}
 COLUMNS = ("page", "width px", "display eqs", "scrolling", "no cue", "math tab stops",
            "smallest fig scale")
-
-
-def build(checkout, out):
-    """Build checkout's book with execution off (as the browser test does); its HTML folder."""
-    checkout, out = Path(checkout).resolve(), Path(out).resolve()
-    out.mkdir(parents=True, exist_ok=True)
-    config = yaml.safe_load((checkout / "_config.yml").read_text())
-    config["execute"]["execute_notebooks"] = "off"
-    local = config["sphinx"].get("local_extensions") or {}
-    for extension, path in local.items():
-        local[extension] = str((checkout / path).resolve())
-    config_path = out / "_config.yml"
-    config_path.write_text(yaml.safe_dump(config))
-    jupyter_book = Path(sys.executable).parent / "jupyter-book"
-    command = [str(jupyter_book), "build", str(checkout), "--path-output", str(out),
-               "--config", str(config_path), "-W", "--keep-going"]
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode:
-        sys.exit(f"the build of {checkout} failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
-    return out / "_build" / "html"
 
 
 def measure(context, url):
@@ -107,7 +84,7 @@ def main(argv=None):
                         "--build, the folder to build into)")
     parser.add_argument("--build", help="a checkout to build first, execution off")
     args = parser.parse_args(argv)
-    html = build(args.build, args.html) if args.build else Path(args.html)
+    html = build_book(Path(args.html), checkout=args.build) if args.build else Path(args.html)
     if not (html / "intro.html").is_file():
         sys.exit(f"--html: no built book (intro.html) in {html}")
     rows = table(html)

@@ -64,21 +64,24 @@ def book(tmp_path_factory):
     return build_book(tmp_path_factory.mktemp("book"))
 
 
-def build_book(out):
-    """Build the book from the committed notebooks (execution off) into out; the path of its HTML."""
+def build_book(out, checkout=ROOT, environment=None):
+    """Build a checkout's book from its committed notebooks (execution off) into out, with
+    environment variables added (e.g. KPCA_REMOVE_SOLUTIONS); the path of its HTML."""
+    checkout, out = Path(checkout).resolve(), Path(out).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    config = yaml.safe_load((checkout / "_config.yml").read_text())
     config["execute"]["execute_notebooks"] = "off"
     # jupyter-book resolves local extensions against the config file's folder
     local = config["sphinx"].get("local_extensions") or {}
     for extension, path in local.items():
-        local[extension] = str((ROOT / path).resolve())
+        local[extension] = str((checkout / path).resolve())
     config_path = out / "_config.yml"
     config_path.write_text(yaml.safe_dump(config))
     jupyter_book = Path(sys.executable).parent / "jupyter-book"
-    command = [str(jupyter_book), "build", str(ROOT), "--path-output", str(out),
+    command = [str(jupyter_book), "build", str(checkout), "--path-output", str(out),
                "--config", str(config_path), "-W", "--keep-going"]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    result = subprocess.run(command, capture_output=True, text=True, timeout=600,
+                            env={**os.environ, **(environment or {})})
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     return out / "_build" / "html"
 
@@ -594,9 +597,7 @@ def test_bibliography_labels_read_like_the_citations(book):
 def book_without_solutions(tmp_path_factory):
     """The instructors' book without any solution (KPCA_REMOVE_SOLUTIONS=1; see
     _ext/remove_solutions.py), built as `book` is; the path of its HTML."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("KPCA_REMOVE_SOLUTIONS", "1")
-        return book.__wrapped__(tmp_path_factory)
+    return build_book(tmp_path_factory.mktemp("book"), environment={"KPCA_REMOVE_SOLUTIONS": "1"})
 
 
 def test_the_book_without_solutions_has_the_same_numbers(book, book_without_solutions):

@@ -287,6 +287,18 @@ def chapter_token(name):
 _OPTION = re.compile(r"^\s*:(?P<key>[\w-]+):\s*(?P<value>.*?)\s*$")
 
 
+def directive_options(lines):
+    """The ``:key: value`` lines at the top of a directive's body (as a dict), and the rest of
+    the body without its leading blank lines."""
+    options, i = {}, 0
+    while i < len(lines) and (option := _OPTION.match(lines[i])):
+        options[option["key"]] = option["value"]
+        i += 1
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    return options, lines[i:]
+
+
 def exercise_numbers(nb, name):
     """The book's number of every labelled exercise of a chapter: ``{"ch4-ex2": "4.2", ...}``.
 
@@ -319,12 +331,7 @@ def exercise_numbers(nb, name):
             directive = _DIRECTIVE_FENCE.match(line)
             if not directive or directive["name"] != "exercise":
                 continue
-            options = {}
-            for option_line in lines[i + 1:]:
-                option = _OPTION.match(option_line)
-                if not option:
-                    break
-                options[option["key"]] = option["value"]
+            options, _ = directive_options(lines[i + 1:])
             if "nonumber" in options:
                 continue
             count += 1

@@ -29,7 +29,8 @@ Show (4.1).
 import re
 from dataclasses import dataclass, field
 
-from .exercises import _ANY_FENCE, _DIRECTIVE_FENCE, _OPTION, _closes, chapter_token
+from .exercises import _ANY_FENCE, _DIRECTIVE_FENCE, _closes, chapter_token
+from .exercises import directive_options as _options
 
 __all__ = ["BookIndex", "to_markdown", "exercise_blocks", "equation_numbers", "chapter_index",
            "read_citations"]
@@ -78,17 +79,6 @@ def _fenced(lines, start, fence):
     while j < len(lines) and not _closes(lines[j], fence):
         j += 1
     return j
-
-
-def _options(lines):
-    """The ``:key: value`` lines at the top of a directive's body, and the rest."""
-    options, i = {}, 0
-    while i < len(lines) and (option := _OPTION.match(lines[i])):
-        options[option["key"]] = option["value"]
-        i += 1
-    while i < len(lines) and not lines[i].strip():
-        i += 1
-    return options, lines[i:]
 
 
 def _math_key(label, body):
