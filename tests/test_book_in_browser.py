@@ -237,7 +237,13 @@ def test_the_denoising_page_has_the_browser_lab(server, browser_context):
     assert lab.locator("input[type=range]").count() == 4
     assert lab.locator("input[type=checkbox]").count() >= 1
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-    lab.evaluate("el => el.scrollIntoView({block: 'center'})")
+    # the theme scrolls smoothly (over about a second): a screenshot taken on the way is of
+    # whatever the page passes, often not yet painted; so jump there, with the lab computed
+    page.evaluate("() => window.kpcaLabs[0].whenIdle()")
+    lab.evaluate("el => el.scrollIntoView({block: 'center', behavior: 'instant'})")
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    top, bottom = lab.evaluate("el => [el.getBoundingClientRect().top, el.getBoundingClientRect().bottom]")
+    assert top < 450 < bottom, (top, bottom)  # there already, not on the way
     page.screenshot(path=str(SCREENSHOT))
     assert SCREENSHOT.stat().st_size > 10_000
     assert not problems, problems
