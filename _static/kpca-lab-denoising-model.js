@@ -19,6 +19,8 @@
 (function () {
   "use strict";
   const RULE_DIGITS = 12; // 2 d sigma^2 rounded: c = 0.04 as the text writes, not 0.04000000000000001
+  const KWOK_TSANG_ROWS = 48; // test points per slice of the Kwok–Tsang pre-images
+  const K_ALPHA_ROWS = 64; // training points per slice of K alpha
 
   function remember(map, key, value, size) {
     map.set(key, value);
@@ -143,38 +145,66 @@
       const run = new N.FixedPointRun(data.Xtrain, this.nTrain, this.d, gamma, this.nTest, fitted.c, data.Xtest, {
         tol: this.payload.tol, maxRestarts: this.payload.max_restarts, track: this.track,
       });
-      return remember(this.runs, key, { key, q, run, kwokTsang: null }, 12);
+      return remember(this.runs, key, { key, q, run, kwokTsang: null, kwokTsangPart: null }, 12);
     }
 
     /** Whether every iteration the lab can show is computed. */
     runDone(run) { return run.t >= this.maxIter || run.finished; }
 
     /**
-     * One step of what is left: the baselines (a new sigma), K alpha (a new fit) and the Kwok–Tsang
-     * pre-images (a new run) first, one task each (about 10 ms per q on the
-     * toy, 20 ms per fit: bench_labs.py), then the kernel PCA run, then the
-     * mean-shift run; false when all are done.
+     * One step of what is left: the baselines (a new sigma) in one step, then
+     * K alpha (a new fit) and the Kwok–Tsang pre-images (a new run) in slices
+     * of about 1 ms (20 ms per fit and 8 ms per q in all), then the kernel PCA
+     * run, then the mean-shift run, an iteration a step; false when all are done.
      */
     stepPending(fitted, entry) {
       const run = entry.run;
       if (!fitted.data.baselines) this.toyBaselines(fitted.data);
-      else if (!fitted.KAlphas) fitted.KAlphas = window.kpcaNumerics.kernelAlphas(fitted.fit);
-      else if (!entry.kwokTsang) this.kwokTsang(fitted, entry);
+      else if (!fitted.KAlphas) this.kernelAlphasSlice(fitted);
+      else if (!entry.kwokTsang) this.kwokTsangSlice(fitted, entry);
       else if (!this.runDone(run)) run.step();
       else if (!this.runDone(fitted.meanShift)) fitted.meanShift.step();
       else return false;
       return true;
     }
 
-    /** The Kwok–Tsang pre-images of the run's projections, with their MSE (entry.kwokTsang). */
-    kwokTsang(fitted, entry) {
-      const N = window.kpcaNumerics, data = fitted.data, { nTrain, nTest, d } = this;
-      if (!fitted.KAlphas) fitted.KAlphas = N.kernelAlphas(fitted.fit);
-      const KGamma = N.kernelTimesWeights(fitted.fit, fitted.KAlphas, fitted.Y, nTest, entry.q);
-      const { Z, tooFar } = N.kwokTsang(data.Xtrain, nTrain, d, entry.run.gamma, nTest, fitted.c,
+    /** The next K_ALPHA_ROWS columns of K alpha (kernelAlphas); all of them in fitted.KAlphas once done. */
+    kernelAlphasSlice(fitted) {
+      const N = window.kpcaNumerics, n = this.nTrain;
+      const part = fitted.KAlphasPart || (fitted.KAlphasPart = { out: null, done: 0 });
+      const to = Math.min(n, part.done + K_ALPHA_ROWS);
+      part.out = N.kernelAlphas(fitted.fit, part.done, to, part.out);
+      part.done = to;
+      if (to === n) {
+        fitted.KAlphas = part.out;
+        fitted.KAlphasPart = null;
+      }
+    }
+
+    /**
+     * The Kwok–Tsang pre-images of the run's next KWOK_TSANG_ROWS test points
+     * (about 1 ms; all 363 at once took 8 ms, a task long enough to delay the
+     * frame after a q move's first drawing); once every point is done, all of
+     * them with their MSE in entry.kwokTsang. A point's pre-image needs only
+     * its own row of gamma, K gamma and Y, so the slices give the numbers of
+     * one call for all the points.
+     */
+    kwokTsangSlice(fitted, entry) {
+      const N = window.kpcaNumerics, data = fitted.data, { nTrain: n, nTest, d } = this, fit = fitted.fit;
+      while (!fitted.KAlphas) this.kernelAlphasSlice(fitted);
+      const part = entry.kwokTsangPart || (entry.kwokTsangPart = { Z: new Float64Array(nTest * d), done: 0, tooFar: 0 });
+      const from = part.done, to = Math.min(nTest, from + KWOK_TSANG_ROWS), rows = to - from;
+      const Y = fitted.Y.subarray(from * fit.nComponents, to * fit.nComponents);
+      const KGamma = N.kernelTimesWeights(fit, fitted.KAlphas, Y, rows, entry.q);
+      const { Z, tooFar } = N.kwokTsang(data.Xtrain, n, d, entry.run.gamma.subarray(from * n, to * n), rows, fitted.c,
         this.kwokTsangNeighbors, KGamma);
-      entry.kwokTsang = { Z, tooFar, mse: N.meanSquaredDistance(Z, data.clean, nTest, d) };
-      return entry.kwokTsang;
+      part.Z.set(Z, from * d);
+      part.tooFar += tooFar;
+      part.done = to;
+      if (to === nTest) {
+        entry.kwokTsang = { Z: part.Z, tooFar: part.tooFar, mse: N.meanSquaredDistance(part.Z, data.clean, nTest, d) };
+        entry.kwokTsangPart = null;
+      }
     }
 
     /**

@@ -53,13 +53,20 @@
    * K alpha^k for every fitted component k, and K 1, of a kernelPCAFit, row
    * by row of the uncentred Gram matrix (not kept: it is n x n): (q + 1) x n,
    * rows K alpha^1 .. K alpha^q, K 1. With them K gamma costs q + 1
-   * multiply-adds per entry, not n.
+   * multiply-adds per entry, not n. With from and to, only the columns
+   * from .. to - 1 are computed, into out (as returned by a first call), so
+   * that a page can spread the n rows of K over several tasks.
    */
-  function kernelAlphas(fit) {
+  function kernelAlphas(fit, from, to, out) {
     link();
     const { X, n, d, c, alphasT, nComponents: q } = fit, invC = 1 / c;
-    const out = new Float64Array((q + 1) * n), row = new Float64Array(n);
-    for (let i = 0; i < n; i++) {
+    const first = from === undefined ? 0 : from, last = to === undefined ? n : to;
+    if (!(Number.isInteger(first) && Number.isInteger(last) && first >= 0 && first <= last && last <= n)) {
+      throw new RangeError("kernelAlphas: from and to must be integers with 0 <= from <= to <= " + n);
+    }
+    out = out || new Float64Array((q + 1) * n);
+    const row = new Float64Array(n);
+    for (let i = first; i < last; i++) {
       let total = 0;
       for (let j = 0; j < n; j++) {
         let s = 0;

@@ -349,3 +349,29 @@ test("kernelTimesWeights from kernelAlphas is K gamma of gammaWeights", () => {
     assert.ok(maxAbs(direct.map((v, i) => v - fast[i])) < 1e-12 * maxAbs(direct), String(q));
   }
 });
+
+test("kernelAlphas over column ranges and kwokTsang over slices of points equal one call, bit for bit", () => {
+  // chapter 5's lab spreads both over several tasks (kpca-lab-denoising-model.js)
+  const n = 90, m = 25, X = randomMatrix(n, 2, 11), c = 0.4, model = N.kernelPCAFit(X, n, 2, c, 6);
+  const whole = N.kernelAlphas(model);
+  let pieces = null;
+  for (const [from, to] of [[0, 7], [7, 7], [7, 64], [64, n]]) pieces = N.kernelAlphas(model, from, to, pieces);
+  assert.deepEqual(Array.from(pieces), Array.from(whole));
+  for (const [from, to] of [[-1, 3], [5, 4], [0, n + 1], [0.5, 3]]) {
+    assert.throws(() => N.kernelAlphas(model, from, to), /from and to/);
+  }
+  const A = randomMatrix(m, 2, 12), Y = N.kernelPCAProject(model, A, m), q = 4, qFit = model.nComponents;
+  const gamma = N.gammaWeights(model, Y, m, q);
+  const one = N.kwokTsang(X, n, 2, gamma, m, c, 7, N.kernelTimesWeights(model, whole, Y, m, q));
+  const Z = new Float64Array(2 * m);
+  let tooFar = 0;
+  for (let from = 0; from < m; from += 10) {
+    const to = Math.min(m, from + 10), rows = to - from;
+    const KGamma = N.kernelTimesWeights(model, whole, Y.subarray(from * qFit, to * qFit), rows, q);
+    const part = N.kwokTsang(X, n, 2, gamma.subarray(from * n, to * n), rows, c, 7, KGamma);
+    Z.set(part.Z, 2 * from);
+    tooFar += part.tooFar;
+  }
+  assert.deepEqual(Array.from(Z), Array.from(one.Z));
+  assert.equal(tooFar, one.tooFar);
+});
