@@ -115,8 +115,7 @@
         { label: "trajectories z₀ … zₜ from noisy starts (○ start, ★ the marked point)", swatch: "line", color: COLORS.trajectories[0] },
         { label: "your clicks (+ start)", swatch: "line", ink: "strong" },
       ]));
-      this.numbers = el("div", { class: "kpca-lab-numbers", "aria-live": "polite" });
-      side.append(this.numbers);
+      this.numbers = C.numbersBox(side);
       this.rhoPanel = new C.Panel(side, { label: "rho of z_t along the trajectories", height: () => 190, draw: redraw });
       this.stepPanel = new C.Panel(side, { label: "step sizes along the trajectories", height: () => 190, draw: redraw });
       this.keyboardCursor();

@@ -71,8 +71,7 @@
     const matrixPanel = new C.Panel(left, {
       label: "the Gram matrix K as an image", height: (width) => Math.min(width - 70, 406) + 34, draw: () => draw(),
     });
-    const numbers = el("div", { class: "kpca-lab-numbers", "aria-live": "polite" });
-    right.append(numbers);
+    const numbers = C.numbersBox(right);
     const spectrumPanel = new C.Panel(right, {
       label: "the eigenvalues of K on a log scale, those below the round-off level on its grey band", height: (width) => Math.min(300, Math.max(220, width * 0.7)), draw: () => draw(),
     });

@@ -189,8 +189,7 @@
     plane.canvas.tabIndex = 0;
     left.append(C.legend(D.CLASS_COLORS.map((color, k) => ({ label: "class " + (k + 1), swatch: "disc", color }))
       .concat([{ label: "component > 0", swatch: "line", color: "#b40426" }, { label: "< 0", swatch: "line", color: "#3b4cc0" }])));
-    const numbers = el("div", { class: "kpca-lab-numbers", "aria-live": "polite" });
-    right.append(numbers);
+    const numbers = C.numbersBox(right);
     const projections = new C.Panel(right, {
       label: "the training and held-out points on the chosen pair of components",
       height: (width) => Math.min(300, Math.max(220, width * 0.75)), draw: () => draw(),

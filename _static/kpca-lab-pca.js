@@ -65,8 +65,7 @@
       { label: "residuals", swatch: "line", color: RESIDUAL },
       { label: "√λₖ wₖ, the principal axes", swatch: "line", ink: "strong" },
     ]));
-    const numbers = el("div", { class: "kpca-lab-numbers", "aria-live": "polite" });
-    right.append(numbers);
+    const numbers = C.numbersBox(right);
     const curvePanel = new C.Panel(right, {
       label: "variance captured and reconstruction error over every angle",
       height: (width) => Math.min(300, Math.max(230, width * 0.72)), draw: () => draw(),

@@ -44,8 +44,7 @@
     const entries = new C.Panel(main, {
       label: "every entry of the L found against the same entry of L0", height: (w) => Math.min(w, 480), draw: redraw,
     });
-    const numbers = el("div", { class: "kpca-lab-numbers", "aria-live": "polite" });
-    side.append(numbers);
+    const numbers = C.numbersBox(side);
     const spectrum = new C.Panel(side, { label: "the singular values of M, of L0 and of the L found, on a log scale", height: () => 220, draw: redraw });
     side.append(C.legend([
       { label: "M", swatch: "disc", color: COLOURS.M },

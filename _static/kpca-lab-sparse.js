@@ -58,8 +58,7 @@
       label: "the unit loadings as a heat map: one row per component, one column per word, grouped by topic",
       height: (width) => (wide(width) ? 124 + 30 * payload.max_components : 84 + 17 * d), draw: redraw,
     });
-    const numbers = el("div", { class: "kpca-lab-numbers", "aria-live": "polite" });
-    side.append(numbers);
+    const numbers = C.numbersBox(side);
     const bars = new C.Panel(side, {
       label: "the number of non-zero loadings of each component", height: () => 190, draw: redraw,
     });

@@ -107,6 +107,34 @@
     return el("button", { type: "button", class: "kpca-lab-button", onclick: onClick }, label);
   }
 
+  /**
+   * A lab's numbers, appended to parent: returns the element to fill (class
+   * kpca-lab-numbers, a polite live region). The numbers change as a lab
+   * computes, up to once a frame, and new text in a page normally lays out the
+   * whole page: on a chapter's page that took most of a frame (chapter 5's
+   * components move waited a frame more for it). So the text sits in a box of
+   * its own size (contain: strict), which is a layout boundary: it is not a
+   * flex item, its holder is. The box takes the text's height, but while its
+   * width stays it only grows, so what is below does not jump as lines come
+   * and go.
+   */
+  function numbersBox(parent) {
+    const text = el("div", { class: "kpca-lab-numbers", "aria-live": "polite" });
+    const box = el("div", { class: "kpca-lab-numbers-box" }, text);
+    parent.append(el("div", { class: "kpca-lab-numbers-holder" }, box));
+    let width = -1;
+    const fit = () => {
+      const height = text.offsetHeight, boxWidth = box.clientWidth;
+      if (boxWidth !== width || height > box.clientHeight) {
+        box.style.height = height + "px";
+        width = boxWidth;
+      }
+    };
+    if (window.ResizeObserver) new ResizeObserver(fit).observe(text);
+    else box.classList.add("kpca-lab-numbers-free"); // no observer: no containment, the page lays it out
+    return text;
+  }
+
   const themedSwatches = []; // repainted by redrawAll()
 
   /**
@@ -227,7 +255,7 @@
 
   // the drawing helpers (kpca-labs-plot.js) join the same object
   Object.assign((window.kpcaLabCore = window.kpcaLabCore || {}), {
-    el, slider, widthSlider, checkbox, button, legend, readPayload, matrix, MoveTimer, instantLab, mountAll,
+    el, slider, widthSlider, checkbox, button, legend, numbersBox, readPayload, matrix, MoveTimer, instantLab, mountAll,
     redrawAll,
   });
   function start() {

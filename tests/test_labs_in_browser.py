@@ -282,6 +282,51 @@ def test_speed_per_move_and_page_weight(lab_page):
     assert {"iterations", "q", "sigma", "c", "gram c", "pca angle"} <= set(rows)
 
 
+NUMBERS_BOXES = """() => Array.from(document.querySelectorAll('.kpca-lab-numbers-box')).map(box => {
+  const text = box.firstElementChild, holder = box.parentElement;
+  return { contain: getComputedStyle(box).contain, holder: getComputedStyle(holder).display,
+           column: getComputedStyle(holder.parentElement).display, live: text.getAttribute('aria-live'),
+           height: box.clientHeight, text: text.offsetHeight, chars: text.textContent.length };
+})"""
+TWO_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+def test_numbers_lay_out_in_a_box_of_their_own_that_clips_nothing(lab_page):
+    """kpcaLabCore.numbersBox: a layout boundary whose height follows its text, growing only.
+
+    New numbers in a page lay out the whole page unless their box is a layout
+    boundary: size-contained, and (in Chromium) not a flex item. Its height is
+    set from its text, so a test that no text is clipped is what can fail.
+    """
+    page = lab_page.page
+    boxes = page.evaluate(NUMBERS_BOXES)
+    assert len(boxes) == 3
+    for box in boxes:
+        assert box["contain"] == "strict" and box["live"] == "polite" and box["chars"] > 100
+        assert box["column"] == "flex" and box["holder"] == "block", box  # the holder is the flex item
+        assert 0 < box["text"] <= box["height"], box
+    heights, texts = [boxes[DENOISING]["height"]], [boxes[DENOISING]["text"]]
+    for changes in [{"n_components": 1}, {"sigma": 0.2, "c": 0.001, "n_components": 12, "n_iter": 20},
+                    {"sigma": 0.05, "c": 10.0, "n_components": 3, "n_iter": 50},
+                    {"sigma": 0.1, "c": 0.04, "n_components": 10, "n_iter": 30}]:
+        page.evaluate("(changes) => window.kpcaLabs[0].set(changes)", changes)
+        page.evaluate(TWO_FRAMES)
+        box = page.evaluate(NUMBERS_BOXES)[DENOISING]
+        assert box["text"] <= box["height"], (changes, box)  # nothing clipped
+        heights.append(box["height"])
+        texts.append(box["text"])
+    # at one width the box only grows, so the panels below it do not jump as lines come and go
+    assert heights == sorted(heights) and max(texts) == heights[-1]
+    assert texts[-1] < heights[-1], texts  # (the sweep did shrink the text)
+    # a new width fits the box to its text again, smaller too
+    for width in (390, 1280):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.evaluate(TWO_FRAMES)
+        for box in page.evaluate(NUMBERS_BOXES):
+            assert box["height"] == box["text"], (width, box)
+    assert page.evaluate(NUMBERS_BOXES)[DENOISING]["height"] < heights[-1]
+
+
 def test_phone_width_sharp_canvases_and_screenshots(chromium, lab_server):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for name, width, scale in [("desktop", 1280, 1), ("phone", 390, 3)]:
