@@ -6,8 +6,9 @@
  *
  * How each control answers: the iterations slider redraws from the kept
  * iterates; a q move computes the gamma weights and as many iterations as
- * fit in 2 ms, draws, and computes the rest in tasks of about 8 ms with a
- * drawing per animation frame, so the page never freezes (the Kwok–Tsang
+ * fit in 2 ms, draws, and computes the rest in tasks of up to 8 ms that end
+ * before the next frame is due (kpcaLabCore.FrameClock), with a drawing per
+ * animation frame, so the page never freezes (the Kwok–Tsang
  * pre-images first, then the iterations, then mean shift); a sigma or c move
  * (a new kernel and its eigenpairs) does the same once the new values shown
  * beside the sliders have been painted, with no iteration before the first
@@ -34,11 +35,13 @@
       this.pumping = false;
       this.heavyPending = true;
       this.drawRequested = false;
-      // the iterations of a new run are computed in tasks of about 8 ms one
+      // the iterations of a new run are computed in tasks of up to 8 ms one
       // after another (a MessageChannel has no minimum delay, unlike
-      // setTimeout): between two tasks the browser handles input and paints
+      // setTimeout), each ending before the next frame is due: between two
+      // tasks the browser handles input and paints
       this.channel = new MessageChannel();
       this.channel.port1.onmessage = () => this.work();
+      this.clock = new C.FrameClock();
       this.buildControls();
       this.buildPanels();
       // the first fit waits until the page has loaded and painted
@@ -223,7 +226,8 @@
     requestDraw() {
       if (this.drawRequested) return;
       this.drawRequested = true;
-      requestAnimationFrame(() => {
+      requestAnimationFrame((time) => {
+        this.clock.note(time);
         this.drawRequested = false;
         this.redraw();
         const run = this.current.entry.run;
@@ -234,7 +238,8 @@
     }
 
     work() {
-      const { fitted, entry } = this.current, deadline = performance.now() + 8;
+      const { fitted, entry } = this.current, deadline = this.clock.deadline(8);
+      if (deadline === null) return this.clock.afterFrame(() => this.channel.port2.postMessage(null));
       let pending = true;
       while (pending && performance.now() < deadline) pending = this.model.stepPending(fitted, entry);
       this.requestDraw(); // the side panels follow the iterations beyond the slider's too
@@ -256,7 +261,7 @@
     pumpAfterPaint() {
       if (this.pumping) return;
       this.pumping = true;
-      requestAnimationFrame(() => this.channel.port2.postMessage(null));
+      this.clock.afterFrame(() => this.channel.port2.postMessage(null));
     }
 
     settleIfDone() {

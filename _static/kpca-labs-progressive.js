@@ -4,13 +4,64 @@
  *
  * A move of a control starts a new job: the first slice runs in the input
  * handler and is drawn at once, so the reader sees the page answer in the
- * next frame; the remaining slices run in tasks of about `budget` ms one
+ * next frame; the remaining slices run in tasks of up to `budget` ms one
  * after another (a MessageChannel has no minimum delay, unlike setTimeout),
- * and between two of them the browser handles input and paints. A newer
+ * each ending before the next frame is due (FrameClock), and between two of
+ * them the browser handles input and paints. A newer
  * move simply replaces the job. Part of window.kpcaLabCore.
  */
 (function () {
   "use strict";
+
+  const FRAME_MARGIN_MS = 2; // a slice of work ends this long before the next frame is due
+  const LATE_SLICE_MS = 4; // the slice after a frame that came late: slow frames must not stop the work
+
+  /**
+   * The page's frames, as background work sees them, so that no slice of work
+   * delays a frame: note(time) from each requestAnimationFrame callback;
+   * deadline(budget) is when a slice starting now should end: after budget
+   * ms, but FRAME_MARGIN_MS before the next frame is due (the last frame plus
+   * the median of the recent intervals), or null when less than a millisecond
+   * is left or the frame is late (then wait: afterFrame(fn) calls fn once the
+   * next frame has begun). Right after such a wait the slice gets at least
+   * LATE_SLICE_MS, so that work goes on where frames take longer than the
+   * interval allows (a slow machine). Slices of a fixed 8 ms, run back to
+   * back, held the frame after a move's first drawing up to a slice too long.
+   */
+  class FrameClock {
+    constructor() {
+      this.last = null;
+      this.intervals = [];
+      this.waited = false;
+    }
+    note(time) {
+      if (this.last !== null && time - this.last > 4) {
+        this.intervals.push(time - this.last); // (callbacks of one frame share its time)
+        if (this.intervals.length > 9) this.intervals.shift();
+      }
+      if (this.last === null || time > this.last) this.last = time;
+    }
+    interval() {
+      if (!this.intervals.length) return 1000 / 60;
+      const sorted = this.intervals.slice().sort((a, b) => a - b);
+      return Math.min(Math.max(sorted[sorted.length >> 1], 1000 / 144), 1000 / 30);
+    }
+    deadline(budget) {
+      const now = performance.now();
+      if (this.last === null) return now + budget;
+      const due = this.last + this.interval() - FRAME_MARGIN_MS, waited = this.waited;
+      this.waited = false;
+      if (due - now >= 1) return Math.min(now + budget, due);
+      return waited ? now + Math.min(budget, LATE_SLICE_MS) : null;
+    }
+    afterFrame(fn) {
+      requestAnimationFrame((time) => {
+        this.note(time);
+        this.waited = true;
+        fn();
+      });
+    }
+  }
 
   /**
    * opts: start() -> job (the work of the current settings), step(job) ->
@@ -23,10 +74,10 @@
     const C = window.kpcaLabCore, budget = opts.budget || 8, drawEvery = opts.drawEvery || 0;
     const timings = [], timer = new C.MoveTimer(timings), waiters = [];
     const channel = new MessageChannel();
+    const clock = new FrameClock();
     let job = null, pending = false, pumping = false, drawRequested = false, lastDraw = 0;
 
-    function slice() {
-      const deadline = performance.now() + budget;
+    function slice(deadline) {
       while (pending && performance.now() < deadline) pending = opts.step(job);
     }
     function settle() {
@@ -36,7 +87,8 @@
     function requestDraw() {
       if (drawRequested || (pending && performance.now() - lastDraw < drawEvery)) return;
       drawRequested = true;
-      requestAnimationFrame(() => {
+      requestAnimationFrame((time) => {
+        clock.note(time);
         drawRequested = false;
         lastDraw = performance.now();
         opts.draw(job, !pending);
@@ -44,7 +96,9 @@
       });
     }
     channel.port1.onmessage = () => {
-      slice();
+      const deadline = clock.deadline(budget);
+      if (deadline === null) return clock.afterFrame(() => channel.port2.postMessage(null));
+      slice(deadline);
       requestDraw();
       if (pending) channel.port2.postMessage(null);
       else pumping = false;
@@ -54,7 +108,7 @@
       timer.start(control || "set");
       job = opts.start();
       pending = true;
-      slice();
+      slice(performance.now() + budget); // in the input handler: drawn in the next frame
       timer.mark("preparedMs");
       opts.draw(job, !pending);
       lastDraw = performance.now();
@@ -77,5 +131,5 @@
     };
   }
 
-  Object.assign((window.kpcaLabCore = window.kpcaLabCore || {}), { progressive });
+  Object.assign((window.kpcaLabCore = window.kpcaLabCore || {}), { progressive, FrameClock });
 })();
