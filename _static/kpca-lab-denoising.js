@@ -266,6 +266,7 @@
 
     settleIfDone() {
       if (this.heavyPending || this.pumping) return;
+      this.numbers.setAttribute("aria-busy", "false"); // a screen reader reads the numbers now, not every frame
       this.timer.mark("settledMs");
       while (this.idleWaiters.length) this.idleWaiters.shift()();
     }
@@ -273,6 +274,7 @@
     /** Compute what the current setting needs for about budget ms, draw, then go on in tasks. */
     startRun(budget) {
       const start = performance.now(), { model, settings, timer } = this;
+      this.numbers.setAttribute("aria-busy", "true"); // until settleIfDone()
       if (timer.current) {
         // whether this move needs a new kernel and eigenpairs, or a new run, or neither (cached)
         timer.current.newFit = !model.hasFit(settings.sigma, settings.c);
@@ -311,6 +313,7 @@
     /** sigma or c: a new kernel and its eigenpairs, once the new values beside the sliders are painted. */
     heavyMove(control) {
       this.timer.start(control);
+      this.numbers.setAttribute("aria-busy", "true");
       this.heavyPending = true;
       const status = this.numbers.querySelector(".kpca-lab-status");
       if (status) status.textContent = "computing the kernel and its eigenpairs …";

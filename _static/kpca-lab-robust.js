@@ -139,6 +139,7 @@
       const residuals = last >= 0 ? "residuals " + split.primal[last].toExponential(1) + " (primal), " + split.dual[last].toExponential(1) + " (dual)" : "";
       const status = done ? (split.converged ? "converged in " + split.nIter + " sweeps" : "stopped at " + split.nIter + " sweeps, not converged")
         : "sweep " + split.nIter + " …";
+      numbers.setAttribute("aria-busy", String(!done)); // read out once, when the sweeps end
       numbers.replaceChildren(
         el("div", { text: "λ = " + C.formatNumber(settings.lam_factor, 3) + "/√" + n + ": " + status }),
         el("div", { class: "kpca-lab-small", text: residuals }),

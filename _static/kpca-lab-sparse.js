@@ -177,6 +177,7 @@
       const status = done
         ? (fit.converged ? "converged in " + fit.nIter + " sweeps" : "stopped at " + fit.nIter + " sweeps, not converged")
         : "sweep " + fit.nIter + " …";
+      numbers.setAttribute("aria-busy", String(!done)); // read out once, when the sweeps end
       numbers.replaceChildren(
         el("div", { text: "α = " + C.formatNumber(fit.alpha, 3) + ", q = " + fit.q + ": " + status }),
         el("div", { class: "kpca-lab-kernel", text: "reconstruction R² = " + result.r2.toFixed(3) }),

@@ -309,7 +309,11 @@ def test_numbers_lay_out_in_a_box_of_their_own_that_clips_nothing(lab_page):
     for changes in [{"n_components": 1}, {"sigma": 0.2, "c": 0.001, "n_components": 12, "n_iter": 20},
                     {"sigma": 0.05, "c": 10.0, "n_components": 3, "n_iter": 50},
                     {"sigma": 0.1, "c": 0.04, "n_components": 10, "n_iter": 30}]:
-        page.evaluate("(changes) => window.kpcaLabs[0].set(changes)", changes)
+        busy = page.evaluate("""(changes) => {
+          const lab = window.kpcaLabs[0], idle = lab.set(changes), busy = lab.numbers.getAttribute('aria-busy');
+          return idle.then(() => [busy, lab.numbers.getAttribute('aria-busy')]);
+        }""", changes)
+        assert busy == ["true", "false"], busy  # a screen reader reads the numbers once they are final
         page.evaluate(TWO_FRAMES)
         box = page.evaluate(NUMBERS_BOXES)[DENOISING]
         assert box["text"] <= box["height"], (changes, box)  # nothing clipped
@@ -407,6 +411,8 @@ def test_appendix_labs_keyboard_and_reset(appendix_page):
             after = page.evaluate(f"() => window.kpcaLabs[{index}].state")
             assert shown.text_content() != before_text, f"lab {index}, slider {i}: value shown did not change"
             assert after[key] != before[key], f"lab {index}, slider {i}"
+            # the numbers' live region is busy while the sweeps run: read out once, when they end
+            assert lab.locator(".kpca-lab-numbers").get_attribute("aria-busy") == "false"
         lab.get_by_role("button", name="reset to the appendix's setting").click()
         page.evaluate(f"() => window.kpcaLabs[{index}].whenIdle()")
         assert page.evaluate(f"() => window.kpcaLabs[{index}].state") == initial
