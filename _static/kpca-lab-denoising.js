@@ -240,8 +240,7 @@
     work() {
       const { fitted, entry } = this.current, deadline = this.clock.deadline(8);
       if (deadline === null) return this.clock.afterFrame(() => this.channel.port2.postMessage(null));
-      let pending = true;
-      while (pending && performance.now() < deadline) pending = this.model.stepPending(fitted, entry);
+      const pending = this.clock.run(deadline, () => this.model.stepPending(fitted, entry));
       this.requestDraw(); // the side panels follow the iterations beyond the slider's too
       if (!pending) {
         this.pumping = false;

@@ -124,7 +124,7 @@
     parent.append(el("div", { class: "kpca-lab-numbers-holder" }, box));
     let width = -1;
     const fit = () => {
-      const height = text.offsetHeight, boxWidth = box.clientWidth;
+      const height = Math.ceil(text.getBoundingClientRect().height), boxWidth = box.clientWidth;
       if (boxWidth !== width || height > box.clientHeight) {
         box.style.height = height + "px";
         width = boxWidth;

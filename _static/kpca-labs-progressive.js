@@ -14,7 +14,9 @@
   "use strict";
 
   const FRAME_MARGIN_MS = 2; // a slice of work ends this long before the next frame is due
-  const LATE_SLICE_MS = 4; // the slice after a frame that came late: slow frames must not stop the work
+  const LATE_SLICE_MS = 4; // the least slice after a wait for a frame: slow frames must not stop the work
+  const PAUSE_MS = 50; // a longer gap between two frames seen is a pause of the work, not an interval
+  const FALLBACK_MS = 100; // where frames do not come (a covered window), afterFrame goes on after this
 
   /**
    * The page's frames, as background work sees them, so that no slice of work
@@ -23,20 +25,26 @@
    * ms, but FRAME_MARGIN_MS before the next frame is due (the last frame plus
    * the median of the recent intervals), or null when less than a millisecond
    * is left or the frame is late (then wait: afterFrame(fn) calls fn once the
-   * next frame has begun). Right after such a wait the slice gets at least
-   * LATE_SLICE_MS, so that work goes on where frames take longer than the
-   * interval allows (a slow machine). Slices of a fixed 8 ms, run back to
-   * back, held the frame after a move's first drawing up to a slice too long.
+   * next frame has begun). Right after such a wait a slice gets at least
+   * LATE_SLICE_MS (within the budget), so that work goes on where frames take
+   * longer than the interval allows (a slow machine). run(deadline, step)
+   * calls step() once, then again only while the next call, at the cost of
+   * the dearest recent one, would end before the frame is due (the deadline
+   * plus FRAME_MARGIN_MS); a step is never cut, so one dearer than a frame
+   * still holds it. Slices of a fixed 8 ms, run back to back, held the frame
+   * after a move's first drawing up to a slice too long.
    */
   class FrameClock {
     constructor() {
       this.last = null;
       this.intervals = [];
       this.waited = false;
+      this.cost = 0;
     }
     note(time) {
-      if (this.last !== null && time - this.last > 4) {
-        this.intervals.push(time - this.last); // (callbacks of one frame share its time)
+      const gap = time - this.last; // (callbacks of one frame share its time)
+      if (this.last !== null && gap > 4 && gap < PAUSE_MS) {
+        this.intervals.push(gap);
         if (this.intervals.length > 9) this.intervals.shift();
       }
       if (this.last === null || time > this.last) this.last = time;
@@ -47,19 +55,35 @@
       return Math.min(Math.max(sorted[sorted.length >> 1], 1000 / 144), 1000 / 30);
     }
     deadline(budget) {
-      const now = performance.now();
-      if (this.last === null) return now + budget;
-      const due = this.last + this.interval() - FRAME_MARGIN_MS, waited = this.waited;
+      const now = performance.now(), waited = this.waited;
       this.waited = false;
-      if (due - now >= 1) return Math.min(now + budget, due);
-      return waited ? now + Math.min(budget, LATE_SLICE_MS) : null;
+      if (typeof document === "object" && document.hidden) return now + budget; // no frame to keep
+      if (this.last === null) return now + Math.min(budget, LATE_SLICE_MS);
+      const due = this.last + this.interval() - FRAME_MARGIN_MS;
+      if (waited) return now + Math.min(budget, Math.max(LATE_SLICE_MS, due - now));
+      return due - now >= 1 ? Math.min(now + budget, due) : null;
     }
     afterFrame(fn) {
-      requestAnimationFrame((time) => {
-        this.note(time);
+      let done = false;
+      const go = (time) => {
+        if (done) return;
+        done = true;
+        if (time !== undefined) this.note(time);
         this.waited = true;
         fn();
-      });
+      };
+      requestAnimationFrame(go);
+      setTimeout(() => go(), FALLBACK_MS);
+    }
+    /** step() at least once, then while it returns true and its next call should end before the frame. */
+    run(deadline, step) {
+      let pending;
+      do {
+        const start = performance.now();
+        pending = step();
+        this.cost = Math.max(0.8 * this.cost, performance.now() - start);
+      } while (pending && performance.now() + this.cost < deadline + FRAME_MARGIN_MS);
+      return pending;
     }
   }
 
@@ -78,7 +102,7 @@
     let job = null, pending = false, pumping = false, drawRequested = false, lastDraw = 0;
 
     function slice(deadline) {
-      while (pending && performance.now() < deadline) pending = opts.step(job);
+      if (pending) pending = clock.run(deadline, () => opts.step(job));
     }
     function settle() {
       timer.mark("settledMs");

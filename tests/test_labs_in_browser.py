@@ -286,7 +286,7 @@ NUMBERS_BOXES = """() => Array.from(document.querySelectorAll('.kpca-lab-numbers
   const text = box.firstElementChild, holder = box.parentElement;
   return { contain: getComputedStyle(box).contain, holder: getComputedStyle(holder).display,
            column: getComputedStyle(holder.parentElement).display, live: text.getAttribute('aria-live'),
-           height: box.clientHeight, text: text.offsetHeight, chars: text.textContent.length };
+           height: box.clientHeight, text: Math.ceil(text.getBoundingClientRect().height), chars: text.textContent.length };
 })"""
 TWO_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
