@@ -35,6 +35,8 @@ ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path(os.environ.get("KPCA_CHROMIUM", "/usr/bin/chromium"))
 SCREENSHOT = ROOT / "_build" / "screenshots" / "denoising_explorer.png"
 EXPLORER_PAGE = "chapters/05_preimages_denoising.html"
+# resolves once two animation frames have passed: what the page drew by now is painted
+TWO_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 # no background traffic of the browser itself (updates, sync, QUIC probes)
 CHROMIUM_ARGS = [
     "--headless",
@@ -241,7 +243,7 @@ def test_the_denoising_page_has_the_browser_lab(server, browser_context):
     # whatever the page passes, often not yet painted; so jump there, with the lab computed
     page.evaluate("() => window.kpcaLabs[0].whenIdle()")
     lab.evaluate("el => el.scrollIntoView({block: 'center', behavior: 'instant'})")
-    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    page.evaluate(TWO_FRAMES)
     top, bottom = lab.evaluate("el => [el.getBoundingClientRect().top, el.getBoundingClientRect().bottom]")
     assert top < 450 < bottom, (top, bottom)  # there already, not on the way
     page.screenshot(path=str(SCREENSHOT))
@@ -762,7 +764,7 @@ def test_every_lab_of_the_book_follows_the_dark_theme(book, server, browser_cont
         page.wait_for_function("() => window.kpcaLabs && window.kpcaLabs.length === "
                                "document.querySelectorAll('.kpca-lab[data-kind]').length")
         page.evaluate("() => { document.documentElement.dataset.theme = 'dark'; }")
-        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        page.evaluate(TWO_FRAMES)
         facts = page.evaluate("""() => Array.from(document.querySelectorAll('.kpca-lab')).map((lab) => ({
           box: getComputedStyle(lab).backgroundColor,
           corners: Array.from(lab.querySelectorAll('canvas')).map((canvas) =>

@@ -31,6 +31,7 @@ from test_book_in_browser import (  # skips this module too where Chromium is mi
     CHROMIUM,
     CHROMIUM_ARGS,
     ROOT,
+    TWO_FRAMES,
     local_server,
     sync_api,
 )
@@ -288,7 +289,6 @@ NUMBERS_BOXES = """() => Array.from(document.querySelectorAll('.kpca-lab-numbers
            column: getComputedStyle(holder.parentElement).display, live: text.getAttribute('aria-live'),
            height: box.clientHeight, text: Math.ceil(text.getBoundingClientRect().height), chars: text.textContent.length };
 })"""
-TWO_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 
 def test_numbers_lay_out_in_a_box_of_their_own_that_clips_nothing(lab_page):
@@ -646,7 +646,7 @@ def luminance(css_or_rgb):
 def switch_theme(page, theme):
     """Set the book's theme as its theme button does (data-theme on <html>); wait for the redraw."""
     page.evaluate(f"() => {{ document.documentElement.dataset.theme = '{theme}'; }}")
-    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    page.evaluate(TWO_FRAMES)
     page.evaluate("() => Promise.all(window.kpcaLabs.map((lab) => lab.whenIdle()))")
 
 
