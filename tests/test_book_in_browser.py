@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 
 import pytest
 import yaml
+from toc_pages import CHAPTER_PAGES, SECTIONS
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path(os.environ.get("KPCA_CHROMIUM", "/usr/bin/chromium"))
@@ -463,7 +464,7 @@ def test_one_search_box_on_a_desktop(server, browser_context):
 # ------------------------------------------------- numbers per chapter, labels like citations
 # (issue 30, item 11; _ext/chapter_numbers.py and _ext/author_year_labels.py)
 
-CHAPTER_NOTEBOOKS = sorted((ROOT / "chapters").glob("*.ipynb"))
+CHAPTER_NOTEBOOKS = CHAPTER_PAGES  # the chapter pages (their sections hold no exercises)
 # sphinx-exercise's title of a numbered exercise: its id and "Exercise 4.2"
 EXERCISE_TITLE = re.compile(r'<div class="exercise[^"]*" id="([^"]+)">\s*'
                             r'<p class="admonition-title"><span class="caption-number">Exercise (\S+) ')
@@ -543,6 +544,12 @@ def test_equations_are_numbered_per_chapter(book):
         labelled = {label: number for label, number in handout.items() if f"equation-{label}" in shown}
         assert labelled and all(shown[f"equation-{label}"] == number
                                 for label, number in labelled.items()), notebook.name
+        # the chapter's evidence sections number on from the chapter page, in reading order
+        for section in SECTIONS[notebook]:
+            found = [number for _, number in EQUATION_NUMBER.findall(chapter_html(book, section))]
+            assert found == [f"{token}.{k}" for k in range(len(numbers) + 1, len(numbers) + len(found) + 1)], \
+                section.name
+            numbers += found
     chapter_5 = EQUATION_NUMBER.findall(chapter_html(book, ROOT / "chapters" / "05_preimages_denoising.ipynb"))
     assert len(chapter_5) > 5 and chapter_5[0][1] == "5.1"
     # pages outside the chapters are numbered on their own, without a chapter token

@@ -78,3 +78,35 @@ def test_works_cited_alike_get_a_letter_after_their_year_by_title():
     # a second pass (a rebuild with the parsed .bib kept) changes nothing
     author_year_labels.tell_apart_same_author_year(app)
     assert [label(entry) for entry in entries.values()] == labels
+
+
+def test_numbers_run_on_from_a_chapter_page_through_its_sections():
+    # Sphinx counts through the book in the order of the table of contents: the chapter
+    # page's equations are the 30th and 31st, its section's the 32nd, the next chapter's the 33rd
+    pages = {"chapters/02_gram_trick": {"eq-a": (31,), "eq-b": (30,)},
+             "chapters/02_gram_trick_accuracy": {"eq-c": (32,)}}
+    assert chapter_numbers.per_chapter_pages(pages, "2") == {
+        "chapters/02_gram_trick": {"eq-b": ("2", 1), "eq-a": ("2", 2)},
+        "chapters/02_gram_trick_accuracy": {"eq-c": ("2", 3)}}
+    # the renumbering of a built environment: sections share their chapter's count, other
+    # chapters and the pages outside the chapters count on their own
+    from types import SimpleNamespace
+
+    env = SimpleNamespace(toc_fignumbers={
+        "intro": {"math": {"eq-i": (1,)}},
+        "chapters/02_gram_trick": {"math": {"eq-a": (30,), "eq-b": (31,)}, "exercise": {"ch2-ex1": (9,)}},
+        "chapters/02_gram_trick_accuracy": {"math": {"eq-c": (32,)}},
+        "chapters/03_kernels": {"math": {"eq-d": (33,)}},
+        "api": {"math": {"eq-e": (40,)}},
+        "instructor_guide": {"math": {"eq-f": (41,)}},
+    })
+    chapter_numbers.renumber(None, env)
+    assert env.toc_fignumbers == {
+        "intro": {"math": {"eq-i": (1,)}},
+        "chapters/02_gram_trick": {"math": {"eq-a": ("2", 1), "eq-b": ("2", 2)},
+                                   "exercise": {"ch2-ex1": ("2", 1)}},
+        "chapters/02_gram_trick_accuracy": {"math": {"eq-c": ("2", 3)}},
+        "chapters/03_kernels": {"math": {"eq-d": ("3", 1)}},
+        "api": {"math": {"eq-e": (1,)}},
+        "instructor_guide": {"math": {"eq-f": (1,)}},
+    }

@@ -19,9 +19,10 @@ from coursework.__main__ import main
 from coursework.authoring.exercises import ANSWER_PLACEHOLDER, CHECK_MARKER, METADATA_KEY, exercise_numbers
 from coursework_notebooks import HIDDEN_DOUBLE, graded_chapter, hidden_answer
 from coursework_notebooks import code as _code
+from toc_pages import CHAPTER_PAGES
 
 CHAPTERS = Path(__file__).resolve().parents[1] / "chapters"
-ALL_CHAPTERS = sorted(CHAPTERS.glob("*.ipynb"))
+ALL_CHAPTERS = CHAPTER_PAGES  # the chapter pages (their sections hold no exercises)
 
 
 def synthetic_chapter():
@@ -323,6 +324,26 @@ def test_make_student_command_writes_every_notebook(tmp_path, capsys):
         assert written == make_student_notebook(chapter, name=Path(name).name)
 
 
+def test_a_chapters_evidence_section_is_no_coursework(tmp_path, capsys):
+    # a section (no exercise) beside its chapter: no handout, no line in check, no
+    # reference the grader would wait for a submission of
+    from coursework.grading.reference import load_references
+
+    source = tmp_path / "chapters"
+    source.mkdir()
+    nbformat.write(synthetic_chapter(), source / "01_syn.ipynb")
+    section = new_notebook(cells=[new_markdown_cell("# Evidence\n\nThe full table. ```{math}\nx\n```"),
+                                  _code("print(1)", "1\n", count=1)])
+    nbformat.write(section, source / "01_syn_evidence.ipynb")
+    assert main(["make-student", str(source), str(tmp_path / "coursework")]) == 0
+    assert sorted(p.name for p in (tmp_path / "coursework").glob("*.ipynb")) == ["01_syn.ipynb"]
+    capsys.readouterr()
+    assert main(["check", str(source)]) == 0
+    out = capsys.readouterr().out
+    assert "01_syn.ipynb" in out and "01_syn_evidence" not in out and "in 1 chapter\n" in out
+    assert sorted(load_references(source)) == ["01_syn.ipynb"]
+
+
 @pytest.mark.parametrize(
     "arguments, message",
     [
@@ -420,7 +441,7 @@ def test_the_instructor_guide_shows_outputs_of_the_current_chapters():
             listed[name] = 0
         elif ": graded" in line:
             listed[name] += 1
-    assert made == listed and len(made) == len(list(CHAPTERS.glob("*.ipynb")))
+    assert made == listed and len(made) == len(ALL_CHAPTERS)
     chapter = nbformat.read(CHAPTERS / "01_pca.ipynb", as_version=4)
     code = [cell for cell in make_student_notebook(chapter, name="01_pca.ipynb").cells if cell.cell_type == "code"]
     numbers = exercise_numbers(chapter, "01_pca.ipynb")

@@ -23,9 +23,10 @@ from coursework.authoring.expected import read_expected
 from coursework.authoring.handout import check_handout_version
 from coursework.authoring.myst_markdown import BookIndex, read_citations, to_markdown
 from coursework_notebooks import graded_chapter
+from toc_pages import CHAPTER_PAGES
 
 ROOT = Path(__file__).resolve().parents[1]
-ALL_CHAPTERS = sorted((ROOT / "chapters").glob("*.ipynb"))
+ALL_CHAPTERS = CHAPTER_PAGES  # the chapter pages (their sections hold no exercises)
 MYST_LEFT = re.compile(r"\{[\w:-]+\}`|^\s*(`{3,}|:{3,})\{|^\s*\([\w.:-]+\)=\s*$", re.M)
 
 BOOK = BookIndex(token="4", exercises={"ch4-ex2": "4.2", "ch2-ex3": "2.3"},

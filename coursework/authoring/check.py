@@ -16,7 +16,7 @@ from pathlib import Path
 import nbformat
 
 from ..grading.reference import extract_reference
-from .exercises import exercise_numbers
+from .exercises import exercise_numbers, has_exercises
 
 __all__ = ["check_chapter", "check"]
 
@@ -90,6 +90,8 @@ def check(path, stream, strict=False):
         except Exception as error:  # say which file, and go on with the others
             print(f"{notebook}\n  ERROR: not a readable notebook ({type(error).__name__})", file=stream)
             status = 1
+            continue
+        if not has_exercises(nb):  # a chapter's evidence section: no coursework in it
             continue
         lines, weak, errors, total = check_chapter(nb, Path(notebook).name)
         graded += sum(": graded" in line for line in lines)

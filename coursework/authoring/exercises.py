@@ -20,7 +20,7 @@ directives are not well formed.
 import re
 from dataclasses import dataclass
 
-__all__ = ["SolutionCell", "solution_cells", "strip_solution_text", "solution_pieces", "cell_tags",
+__all__ = ["has_exercises", "SolutionCell", "solution_cells", "strip_solution_text", "solution_pieces", "cell_tags",
            "chapter_token", "exercise_numbers",
            "SOLUTION_TAG", "HIDDEN_CHECK_TAG", "REMOVE_CELL_TAG", "METADATA_KEY", "CHECK_MARKER"]
 
@@ -297,6 +297,42 @@ def directive_options(lines):
     while i < len(lines) and not lines[i].strip():
         i += 1
     return options, lines[i:]
+
+
+def has_exercises(nb):
+    """Whether a notebook holds an ``{exercise}`` (a chapter page), or is a page without coursework.
+
+    A chapter's evidence sections (``_toc.yml`` ``sections:``) hold no
+    exercise: the coursework tools (``check``, ``make-student``, the grader's
+    reference) pass them over, so that no student is asked for a handout of
+    a section, while handouts still resolve references to them.
+
+    Parameters
+    ----------
+    nb : nbformat.NotebookNode
+        A chapter or a section, or a handout made from a chapter.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> page = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# A section")])
+    >>> has_exercises(page)
+    False
+    >>> page.cells.append(nbformat.v4.new_markdown_cell("```{exercise}\n:label: ch1-ex1\nProve it.\n```"))
+    >>> has_exercises(page)
+    True
+    """
+    for cell in nb.cells:
+        if cell.cell_type == "markdown" and any(
+                (directive := _DIRECTIVE_FENCE.match(line)) and directive["name"] == "exercise"
+                for line in cell.source.splitlines()):
+            return True
+    recorded = nb.get("metadata", {}).get(METADATA_KEY)
+    return isinstance(recorded, dict) and bool(recorded.get("exercises"))
 
 
 def exercise_numbers(nb, name):

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import nbformat
 
-from .exercises import METADATA_KEY, SOLUTION_TAG, exercise_numbers, solution_cells
+from .exercises import METADATA_KEY, SOLUTION_TAG, exercise_numbers, has_exercises, solution_cells
 from .handout import book_index, chapter_version, markdown_cells, recorded_entry
 from .points import annotate_student
 from .stubs import function_stub, plain_stub
@@ -214,6 +214,8 @@ def make_student(source, destination):
     for notebook in notebooks:
         target = destination / notebook.relative_to(root)
         chapter = chapters[notebook]
+        if not has_exercises(chapter):  # an evidence section: a page to read, not a handout
+            continue
         others = [(nb, path.name) for path, nb in chapters.items() if path != notebook]
         book = book_index(chapter, notebook.name, others, bib)
         student = make_student_notebook(chapter, name=notebook.name, book=book)
