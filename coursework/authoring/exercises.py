@@ -322,7 +322,7 @@ def has_exercises(nb):
     >>> page = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# A section")])
     >>> has_exercises(page)
     False
-    >>> page.cells.append(nbformat.v4.new_markdown_cell("```{exercise}\n:label: ch1-ex1\nProve it.\n```"))
+    >>> page.cells.append(nbformat.v4.new_markdown_cell("```{exercise}\\n:label: ch1-ex1\\nProve it.\\n```"))
     >>> has_exercises(page)
     True
     """
