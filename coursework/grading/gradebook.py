@@ -1,6 +1,9 @@
 """The gradebook: one CSV row per student and chapter, kept up to date from run to run.
 
-Columns (:data:`FIXED_COLUMNS`, then one per exercise label, code and written):
+Columns (:data:`FIXED_COLUMNS`, then one per exercise label, code and written;
+the written part of a code exercise has a column of its own, ``ch1-ex3-written``
+beside ``ch1-ex3``, so that points given by hand never land in, nor are
+overwritten by, the points the checks earned):
 
 ``student``
     The student's identity: the first folder under the submissions folder
@@ -239,8 +242,9 @@ def add_hand_points(gradebook, hand):
     """Add the points an instructor gave by hand (a CSV ``student,exercise,points[,comment]``) to a gradebook.
 
     Each row sets the cell of a student's exercise (a column of the gradebook,
-    e.g. a derivation ``ch1-ex1``), at most its points possible; the student's
-    total is recomputed. Returns the number of cells set.
+    e.g. a derivation ``ch1-ex1``, or the written part of a code exercise
+    ``ch1-ex3-written``), at most its points possible; the student's total is
+    recomputed. Returns the number of cells set.
 
     Raises
     ------
