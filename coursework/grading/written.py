@@ -37,8 +37,10 @@ __all__ = ["written_answers", "export_written", "NO_ANSWER"]
 NO_ANSWER = "(no answer)"
 
 _ANSWER = re.compile(r"^\s*\*?\s*Your answer to (?:exercise|Exercise)\s+(?P<id>[\w.-]+?)\s*:?\s*\*?\s*$")
-# where an answer ends: another exercise or answer, a solution of a code exercise, a heading
-_BOUNDARY = re.compile(r"^\s*(?:\*?\s*Your (?:answer|solution) to |(?:`{3,}|:{3,})\{exercise\}|#{1,6}\s)")
+# where an answer ends: another exercise (a directive, or a handout's "**Exercise 4.2**" line) or answer, a
+# solution of a code exercise, a heading
+_BOUNDARY = re.compile(r"^\s*(?:\*?\s*Your (?:answer|solution) to |(?:`{3,}|:{3,})\{exercise\}"
+                       r"|\*\*Exercise(?: [\w.-]+)?\*\*(?:\s|$)|#{1,6}\s)")
 
 
 def _cell_text(cell):
