@@ -524,6 +524,11 @@ def test_the_written_part_is_collected_given_points_by_hand_and_exported(mixed, 
     hand.write_text("student,exercise,points\nada,syn-ex1-written,3.5\n")
     with pytest.raises(ValueError, match="from 0 to 3"):
         add_hand_points(book, hand)
+    hand.write_text("student,exercise,points\nada,syn-ex1,3\n")  # the checks' column: not by hand
+    with pytest.raises(ValueError, match="'syn-ex1' holds the points its checks earned; the points of its "
+                                         "written part go in 'syn-ex1-written'"):
+        add_hand_points(book, hand)
+    assert gradebook_rows(book)["ada"]["syn-ex1"] == "4"
     # re-grading keeps the hand points, and the checks' points stay in their own column
     Records(book).keep([outcome(course, "ada", folder=tmp_path / "t")], references, open(os.devnull, "w"))
     rows = gradebook_rows(book)

@@ -190,7 +190,7 @@ def extract_reference(nb, name):
 
 
 def _describe_exercises(reference, nb, name):
-    """The book's numbers, the headings, and the derivations' points of a chapter."""
+    """The book's numbers, the headings, and the points of the derivations and written parts of a chapter."""
     try:
         reference.numbers = exercise_numbers(nb, name)
     except ValueError:  # a file name without a chapter number: the labels name the exercises
