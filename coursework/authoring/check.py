@@ -4,7 +4,8 @@ For every chapter, one line per exercise, in the book's order: for a code
 exercise, graded or not, how many hidden checks it has, and its points with
 the share of each check, and the points of its written part when it declares
 one (given by hand: ``written part 3 points, by hand``); for a derivation, its
-points, given by hand (:mod:`coursework.authoring.points`). Then the chapter's total. An exercise
+points, given by hand (:mod:`coursework.authoring.points`). Then the chapter's
+total, the written parts counted by hand. An exercise
 graded by its visible output alone is flagged: a student can copy that output
 from the handed-out notebook, so only a hidden check (EXERCISES.md, the
 function convention) really grades it. A chapter that is not well formed
