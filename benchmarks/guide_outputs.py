@@ -124,7 +124,8 @@ def submissions():
     for stub, solution in zip(graded(solved), [c for c in solutions if c.cell_type == "code"], strict=True):
         stub.source = f"{CHECK_MARKER}\n{solution.source}"
     alice = answered(solved, {"ch1-ex1": "The error is smallest at $b = \\bar x$: ...",
-                              "ch1-ex2": "In the eigenbasis of $C$, ..."})
+                              "ch1-ex2": "In the eigenbasis of $C$, ...",
+                              "ch1-ex3": "A fixed fraction keeps noise when the noise is large: ..."})
     alice.cells.insert(alice.cells.index(graded(alice)[0]),
                        new_code_cell("scratch = [1, 2]\nprint('scratch', len(scratch))"))
     carol = answered(solved, {"ch1-ex1": "Setting the gradient in $b$ to zero gives $b = \\bar x$."})
@@ -184,7 +185,9 @@ def give_hand_points(sheet):
     """Fill the hand-points sheet as an instructor would: Alice, Bob and Carol read, Dan and Eve not yet."""
     given = {("alice", "ch1-ex1"): ("4", "complete"), ("alice", "ch1-ex2"): ("3", ""),
              ("bob", "ch1-ex1"): ("0", "no answer"), ("bob", "ch1-ex2"): ("0", "no answer"),
-             ("carol", "ch1-ex1"): ("2.5", "(b) missing"), ("carol", "ch1-ex2"): ("0", "no answer")}
+             ("carol", "ch1-ex1"): ("2.5", "(b) missing"), ("carol", "ch1-ex2"): ("0", "no answer"),
+             # the written part of a code exercise, when the chapter declares one (a row of its own)
+             ("alice", "ch1-ex3-written"): ("1", "part 2 missing")}
     with sheet.open(newline="") as file:
         rows = list(csv.DictReader(file))
     for row in rows:

@@ -117,9 +117,11 @@ def _course_commands(commands):
     export.add_argument("--roster", default=None, help="the roster: Canvas ids, Moodle id numbers and emails")
     export.add_argument("--name", action="append", default=[], metavar="CHAPTER=COLUMN",
                         help="the column of a chapter, e.g. 01_pca.ipynb='Coursework 1 (12345)' (repeatable)")
-    written = commands.add_parser("written", help="collect the written answers (derivations) for hand grading",
-                                  description="One Markdown file per derivation with every student's answer, "
-                                              "and hand-points.csv to fill in.")
+    written = commands.add_parser("written", help="collect the written answers (derivations, and the written "
+                                                   "parts of code exercises) for hand grading",
+                                  description="One Markdown file per derivation (LABEL.md) and per written part "
+                                              "of a code exercise (LABEL-written.md) with every student's "
+                                              "answer, and hand-points.csv to fill in.")
     written.add_argument("submissions")
     written.add_argument("--reference", default="chapters")
     written.add_argument("--output", required=True, metavar="FOLDER")

@@ -24,6 +24,23 @@ from toc_pages import CHAPTER_PAGES
 ROOT = Path(__file__).resolve().parents[1]
 ALL_CHAPTERS = CHAPTER_PAGES  # the chapter pages (their sections hold no exercises)
 SOLUTION = re.compile(r"^ {0,3}(?:`{3,}|:{3,})\{solution\}\s+(\S+)", re.MULTILINE)
+SOLUTION_START = re.compile(r"^ {0,3}(?:`{3,}|:{3,})\{solution-start\}\s+(\S+)", re.MULTILINE)
+
+
+def declared_written_parts(path):
+    """label -> points of the written part of each code exercise that declares one, read straight from the
+    metadata of the markdown cell opening its solution: a number (on a cell holding no derivation's solution,
+    whose number it would be) or a mapping naming the label."""
+    parts = {}
+    for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+        source = "".join(cell["source"]) if cell["cell_type"] == "markdown" else ""
+        value = cell["metadata"].get("kpca_points")
+        for label in SOLUTION_START.findall(source) if value is not None else ():
+            if isinstance(value, dict) and label in value:
+                parts[label] = value[label]
+            elif not isinstance(value, dict) and not SOLUTION.search(source):
+                parts[label] = value
+    return parts
 
 
 def declared_points(path):
@@ -57,6 +74,9 @@ def test_every_exercise_of_every_chapter_declares_its_points(path):
     assert len(code) >= 2 and len(written) >= 1
     for label, points in {**code, **written}.items():
         assert isinstance(points, int) and 2 <= points <= 6, f"{label}: {points!r}"
+    for label, points in declared_written_parts(path).items():  # the written part of a code exercise
+        assert label in code, f"{label}: a written part declared on the solution of no graded exercise"
+        assert isinstance(points, int) and 1 <= points <= 6, f"{label} (written part): {points!r}"
 
 
 def check_totals(capsys):
@@ -74,14 +94,42 @@ def test_check_prints_each_exercise_and_the_totals_declared(capsys):
     grand = 0
     for path in ALL_CHAPTERS:
         code, written = declared_points(path)
-        assert totals[path.stem] == (sum(code.values()) + sum(written.values()), sum(code.values()),
-                                     sum(written.values()))
-        grand += sum(code.values()) + sum(written.values())
+        parts = declared_written_parts(path)  # graded by hand, apart from the points of the checks
+        by_hand = sum(written.values()) + sum(parts.values())
+        assert totals[path.stem] == (sum(code.values()) + by_hand, sum(code.values()), by_hand)
+        grand += sum(code.values()) + by_hand
         for label, points in written.items():
             assert re.search(rf"\({label}\): written, graded by hand; {points} points?$", out, flags=re.MULTILINE)
         for label, points in code.items():  # the visible check is worth its share of the points
-            assert re.search(rf"\({label}\): graded, .*; {points} points? \(visible ", out)
+            part = rf"; written part {parts[label]} points?, by hand" if label in parts else ""
+            assert re.search(rf"\({label}\): graded, .*; {points} points? \(visible [^)]*\){part}$", out,
+                             flags=re.MULTILINE)
     assert f"\n{grand:g} points in {len(ALL_CHAPTERS)} chapters\n" in out
+
+
+def test_check_counts_the_written_part_of_a_code_exercise_by_hand(tmp_path, capsys):
+    # chapter 1 with a written part declared on the solution-start cell of each of its code exercises, in both
+    # forms (a number; a mapping that names the label, and must when the cell holds a derivation's solution too)
+    path = tmp_path / "01_pca.ipynb"
+    nb = json.loads((ROOT / "chapters" / "01_pca.ipynb").read_text(encoding="utf-8"))
+    code, written = declared_points(ROOT / "chapters" / "01_pca.ipynb")
+    starts = [(cell, label) for cell in nb["cells"] if cell["cell_type"] == "markdown"
+              for label in SOLUTION_START.findall("".join(cell["source"]))]
+    for k, (cell, label) in enumerate(starts):
+        source = "".join(cell["source"])
+        number = 3 + k % 2  # 3 or 4, not all the same
+        cell["metadata"]["kpca_points"] = number if k % 2 and not SOLUTION.search(source) \
+            else {label: number, **{other: written[other] for other in SOLUTION.findall(source)}}
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    parts = declared_written_parts(path)
+    assert set(parts) == set(code)
+    assert main(["check", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    for label, points in parts.items():
+        assert re.search(rf"\({label}\): graded, .*; {code[label]} points? \(visible [^)]*\); "
+                         rf"written part {points} points?, by hand$", out, flags=re.MULTILINE)
+    checks, by_hand = sum(code.values()), sum(written.values()) + sum(parts.values())
+    assert f"\n  {checks + by_hand:g} points: {checks:g} by the checks, {by_hand:g} by hand\n" in out
 
 
 def test_the_guide_tables_the_points_that_check_prints(capsys):

@@ -376,3 +376,172 @@ def test_a_bubblewrap_that_fails_is_not_told_to_be_installed(tmp_path, monkeypat
             assert choose_isolation(False).mode == "user"
         except GraderError as fallback:
             assert "make bubblewrap work" in str(fallback) and "install bubblewrap" not in str(fallback)
+
+
+# ---------------------------------------------------------------- the written part of a code exercise (F23)
+
+
+def chapter_with_written_part(prose=True):
+    """:func:`chapter_with_points` with syn-ex1 (Exercise 7.2) asking a "why" beside its code: its
+    ``{solution-start}`` cell declares a written part of 3 points, and its solution explains after the code
+    (``prose``) or holds code only."""
+    chapter = chapter_with_points()
+    start = next(i for i, cell in enumerate(chapter.cells) if "{solution-start} syn-ex1" in cell.source)
+    chapter.cells[start].metadata["kpca_points"] = 3
+    if prose:
+        end = next(i for i, cell in enumerate(chapter.cells) if i > start and "{solution-end}" in cell.source)
+        chapter.cells.insert(end, new_markdown_cell("SECRET PROSE: doubling is linear, so it commutes with sums."))
+    return chapter
+
+
+@pytest.fixture
+def mixed():
+    chapter = chapter_with_written_part()
+    return chapter, make_student_notebook(chapter, name="07_syn.ipynb"), extract_reference(chapter, "07_syn.ipynb")
+
+
+def answer_cells(nb, label):
+    return [cell for cell in nb.cells if cell.cell_type == "markdown"
+            and (cell.metadata.get("kpca_coursework") or {}).get("exercise") == label
+            and cell.metadata["kpca_coursework"].get("written")]
+
+
+def test_the_written_part_of_a_code_exercise_has_its_own_points_apart_from_its_checks(mixed):
+    _, _, reference = mixed
+    # the code points are unchanged (4 and 1, as declared on the solution cells); the written part is a key of its own
+    assert reference.points == {"syn-ex1": 4, "syn-ex2": 1}
+    assert reference.written == {"syn-ex0": 2, "syn-ex1-written": 3}
+    assert reference.written_parts == {"syn-ex1-written": "syn-ex1"}
+    assert reference.written_title("syn-ex1-written") == "the written part of Exercise 7.2"
+    # without the key on the solution-start cell: no written part, as before
+    assert extract_reference(chapter_with_points(), "07_syn.ipynb").written == {"syn-ex0": 2}
+    # a mapping on that cell gives it only if it names the exercise
+    chapter = chapter_with_written_part()
+    start = next(cell for cell in chapter.cells if "{solution-start} syn-ex1" in cell.source)
+    start.metadata["kpca_points"] = {"syn-ex9": 5}
+    assert extract_reference(chapter, "07_syn.ipynb").written == {"syn-ex0": 2}
+    start.metadata["kpca_points"] = {"syn-ex1": 5}
+    assert extract_reference(chapter, "07_syn.ipynb").written == {"syn-ex0": 2, "syn-ex1-written": 5}
+    start.metadata["kpca_points"] = -2
+    with pytest.raises(ValueError, match=r"the solution of syn-ex1\): the cell metadata kpca_points must be"):
+        extract_reference(chapter, "07_syn.ipynb")
+
+
+def test_a_number_on_a_cell_holding_a_derivation_and_a_solution_start_is_the_derivations():
+    # as in appendix A: one cell holds the solution of a derivation, the next statement and a solution-start
+    chapter = chapter_with_points()
+    title, derivation, setup, start, *rest = chapter.cells
+    assert "{solution} syn-ex0" in derivation.source and "{solution-start} syn-ex1" in start.source
+    merged = new_markdown_cell(derivation.source + "\n\n" + start.source, metadata={"kpca_points": 2})
+    chapter.cells = [title, setup, merged, *rest]
+    reference = extract_reference(chapter, "07_syn.ipynb")
+    assert reference.written == {"syn-ex0": 2} and reference.points["syn-ex1"] == 4
+    merged.metadata["kpca_points"] = {"syn-ex0": 2, "syn-ex1": 3}  # the mapping names each
+    assert extract_reference(chapter, "07_syn.ipynb").written == {"syn-ex0": 2, "syn-ex1-written": 3}
+
+
+def test_a_written_part_key_that_is_also_a_label_is_an_error():
+    chapter = chapter_with_written_part()
+    chapter.cells.append(new_markdown_cell("```{exercise}\n:label: syn-ex1-written\n\nAnother.\n```\n\n"
+                                           "```{solution} syn-ex1-written\nBecause.\n```"))
+    with pytest.raises(ValueError, match="graded under 'syn-ex1-written', which is also the label of an exercise"):
+        extract_reference(chapter, "07_syn.ipynb")
+
+
+def test_make_student_gives_the_written_part_an_answer_cell_after_the_code(mixed):
+    chapter, student, _ = mixed
+    for handout in (student, make_student_notebook(chapter_with_written_part(prose=False), name="07_syn.ipynb")):
+        answers = answer_cells(handout, "syn-ex1")
+        assert len(answers) == 1
+        at = handout.cells.index(answers[0])
+        stub = stubs(handout)[0]
+        assert stub.metadata["kpca_coursework"]["exercise"] == "syn-ex1"
+        assert handout.cells.index(stub) < at < handout.cells.index(stubs(handout)[1])  # before Exercise 7.3's
+        assert "Print $x + 1$" not in answers[0].source
+        assert answers[0].source == "*Your answer to Exercise 7.2:*\n\nWrite your answer here."
+        assert answers[0].metadata["kpca_coursework"] == {"exercise": "syn-ex1", "number": "7.2", "written": True}
+        assert "SECRET" not in nbformat.writes(handout)
+        # the same handout on every run, and from a handout
+        assert make_student_notebook(handout, name="07_syn.ipynb") == handout
+    code_only = chapter_with_written_part(prose=False)
+    again = make_student_notebook(code_only, name="07_syn.ipynb")
+    assert again == make_student_notebook(code_only, name="07_syn.ipynb")  # its new cell's id is no random one
+    # an exercise without a written part gets no answer line where its solution had prose (as before)
+    plain = chapter_with_written_part()
+    next(cell for cell in plain.cells if "{solution-start} syn-ex1" in cell.source).metadata.pop("kpca_points")
+    answer = answer_cells(make_student_notebook(plain, name="07_syn.ipynb"), "syn-ex1")
+    assert [cell.source for cell in answer] == ["Write your answer here."]
+
+
+def test_the_written_part_is_collected_given_points_by_hand_and_exported(mixed, tmp_path):
+    chapter, handout, reference = mixed
+    answered = solved(handout, chapter)
+    answer_cells(answered, "syn-ex1")[0].source = "*Your answer to Exercise 7.2:*\n\nDoubling is linear."
+    ids = {cell.get("id") for cell in handout.cells}
+    at = answered.cells.index(answer_cells(answered, "syn-ex1")[0])
+    answered.cells.insert(at + 1, new_markdown_cell("So it commutes with sums."))  # a cell the student added
+    assert written_answers(answered, {"syn-ex1": "7.2"}, ids) == {"syn-ex1": "Doubling is linear.\n\n"
+                                                                             "So it commutes with sums."}
+    # two answer cells of one exercise (prose before and after its code): both, in order
+    twice = copy.deepcopy(answered)
+    first = copy.deepcopy(answer_cells(twice, "syn-ex1")[0])
+    first.source, first["id"] = "*Your answer to Exercise 7.2:*\n\nFirst, the map.", "first-answer"
+    twice.cells.insert(twice.cells.index(stubs(twice)[0]), first)
+    assert written_answers(twice, {"syn-ex1": "7.2"})["syn-ex1"] == ("First, the map.\n\nDoubling is linear.\n\n"
+                                                                     "So it commutes with sums.")
+    # written: one file per written answer, the written part's under its own key
+    (tmp_path / "ref").mkdir()
+    nbformat.write(chapter, tmp_path / "ref" / "07_syn.ipynb")
+    for student, nb in [("ada", answered), ("bea", handout)]:
+        (tmp_path / "subs" / student).mkdir(parents=True)
+        nbformat.write(nb, tmp_path / "subs" / student / "07_syn.ipynb")
+    files = export_written(tmp_path / "subs", tmp_path / "ref", tmp_path / "written")
+    assert [path.relative_to(tmp_path / "written").as_posix() for path in files] == [
+        "07_syn/syn-ex0.md", "07_syn/syn-ex1-written.md", "hand-points.csv"]
+    text = (tmp_path / "written" / "07_syn" / "syn-ex1-written.md").read_text()
+    assert text.startswith("# Exercise 7.2 (Pen and paper): written part (3 points)\n")
+    assert "## ada\n\nDoubling is linear.\n\nSo it commutes with sums." in text and "## bea\n\n(no answer)" in text
+    assert "SECRET" not in text and "def double" not in text  # neither the solution's prose nor the code
+    with open(tmp_path / "written" / "hand-points.csv", newline="") as file:
+        assert list(csv.reader(file))[1:] == [["ada", "syn-ex0", "", ""], ["bea", "syn-ex0", "", ""],
+                                              ["ada", "syn-ex1-written", "", ""], ["bea", "syn-ex1-written", "", ""]]
+    # the gradebook: a column of its own, after the exercise's, worth the declared 3 points
+    course = (chapter, handout, reference)
+    book, references = tmp_path / "gradebook.csv", {"07_syn.ipynb": reference}
+    Records(book, tmp_path / "feedback").keep([outcome(course, "ada", folder=tmp_path / "s")], references,
+                                              open(os.devnull, "w"))
+    with open(book, newline="") as file:
+        assert next(csv.reader(file))[-4:] == ["syn-ex0", "syn-ex1", "syn-ex1-written", "syn-ex2"]
+    rows = gradebook_rows(book)
+    assert (rows["(points possible)"]["syn-ex1"], rows["(points possible)"]["syn-ex1-written"]) == ("4", "3")
+    # all code checks pass: 4 + 1 earned, of 2 + 4 + 3 + 1 possible; the written part waits for the instructor
+    assert (rows["ada"]["points"], rows["ada"]["possible"], rows["ada"]["syn-ex1-written"]) == ("5", "10", "")
+    hand = tmp_path / "hand.csv"
+    hand.write_text("student,exercise,points,comment\nada,syn-ex1-written,2.5,\n")
+    assert add_hand_points(book, hand) == 1
+    rows = gradebook_rows(book)
+    assert (rows["ada"]["syn-ex1"], rows["ada"]["syn-ex1-written"], rows["ada"]["points"]) == ("4", "2.5", "7.5")
+    hand.write_text("student,exercise,points\nada,syn-ex1-written,3.5\n")
+    with pytest.raises(ValueError, match="from 0 to 3"):
+        add_hand_points(book, hand)
+    hand.write_text("student,exercise,points\nada,syn-ex1,3\n")  # the checks' column: not by hand
+    with pytest.raises(ValueError, match="'syn-ex1' holds the points its checks earned; the points of its "
+                                         "written part go in 'syn-ex1-written'"):
+        add_hand_points(book, hand)
+    assert gradebook_rows(book)["ada"]["syn-ex1"] == "4"
+    # re-grading keeps the hand points, and the checks' points stay in their own column
+    Records(book).keep([outcome(course, "ada", folder=tmp_path / "t")], references, open(os.devnull, "w"))
+    rows = gradebook_rows(book)
+    assert (rows["ada"]["syn-ex1"], rows["ada"]["syn-ex1-written"], rows["ada"]["points"]) == ("4", "2.5", "7.5")
+    export(book, tmp_path / "moodle.csv", "moodle")
+    with open(tmp_path / "moodle.csv", newline="") as file:
+        assert list(csv.reader(file))[1][-1] == "7.5"
+    export(book, tmp_path / "canvas.csv", "canvas")
+    with open(tmp_path / "canvas.csv", newline="") as file:
+        assert list(csv.reader(file))[1][-1] == "10"  # Points Possible, written part included
+    # the feedback names it, beside the exercise's checks, and says it is graded by hand
+    feedback = (tmp_path / "feedback" / "ada" / "07_syn.md").read_text()
+    assert "Written answers (Exercise 7.1, the written part of Exercise 7.2) are graded by hand" in feedback
+    section = feedback[feedback.index("## Exercise 7.2"):feedback.index("## Exercise 7.3")]
+    assert section.startswith("## Exercise 7.2 (Pen and paper): 4 of 4 points")
+    assert "- Written part (your answer cells): 3 points, graded by hand, separately." in section

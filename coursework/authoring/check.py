@@ -2,8 +2,10 @@
 
 For every chapter, one line per exercise, in the book's order: for a code
 exercise, graded or not, how many hidden checks it has, and its points with
-the share of each check; for a derivation, its points, given by hand
-(:mod:`coursework.authoring.points`). Then the chapter's total. An exercise
+the share of each check, and the points of its written part when it declares
+one (given by hand: ``written part 3 points, by hand``); for a derivation, its
+points, given by hand (:mod:`coursework.authoring.points`). Then the chapter's
+total, the written parts counted by hand. An exercise
 graded by its visible output alone is flagged: a student can copy that output
 from the handed-out notebook, so only a hidden check (EXERCISES.md, the
 function convention) really grades it. A chapter that is not well formed
@@ -36,7 +38,10 @@ def _check_points(reference, label):
 
 def _in_book_order(reference, numbers):
     """The code exercises and the derivations together, ordered by their number in the book."""
-    labels = [*reference.exercises, *(label for label in reference.written if label not in reference.exercises)]
+    labels = [*reference.exercises]
+    for key in reference.written:  # the derivations, and a written part whose exercise has no code cell
+        if reference.exercise_of(key) not in labels:
+            labels.append(reference.exercise_of(key))
     if all(label in numbers for label in labels):
         labels.sort(key=lambda label: int(numbers[label].split(".")[-1]))
     return labels
@@ -53,23 +58,26 @@ def check_chapter(nb, name):
         numbers = exercise_numbers(nb, name)
     except ValueError:  # not named like a chapter of the book: its labels only
         numbers = {}
+    parts = {label: key for key, label in reference.written_parts.items()}
     for label in _in_book_order(reference, numbers):
         shown = f"Exercise {numbers[label]} ({label})" if label in numbers else label
-        if label in reference.written:
-            lines.append(f"  {shown}: written, graded by hand; {_points(reference.written[label])}")
+        if label in reference.written or label not in reference.exercises:
+            points = reference.written[label if label in reference.written else parts[label]]
+            lines.append(f"  {shown}: written, graded by hand; {_points(points)}")
             continue
         graded = any(key[0] == label for key in reference.graded)
         hidden = reference.hidden_count(label)
+        part = f"; written part {_points(reference.written[parts[label]])}, by hand" if label in parts else ""
         if not graded and not hidden:
-            lines.append(f"  {shown}: not graded (its output is not stable)")
+            lines.append(f"  {shown}: not graded (its output is not stable){part}")
             continue
         if hidden:
             lines.append(f"  {shown}: graded, {hidden} hidden check{'s' if hidden > 1 else ''}; "
-                         f"{_check_points(reference, label)}")
+                         f"{_check_points(reference, label)}{part}")
         else:
             weak.append(label)
             lines.append(f"  {shown}: graded by its visible output only: NO hidden check; "
-                         f"{_check_points(reference, label)}")
+                         f"{_check_points(reference, label)}{part}")
         for checks in (c for key, c in reference.hidden.items() if key[0] == label):
             for check in checks:
                 if not any(output.get("name") == "stdout" for output in check.expected.outputs):

@@ -6,7 +6,10 @@
   the handout: the text in Jupyter Markdown (:mod:`.myst_markdown`), each
   exercise statement in a cell of its own, and each answer in a cell of its
   own, marked ``kpca_coursework: {"exercise", "number", "written": true}``
-  so that written answers can be collected for hand grading;
+  so that written answers can be collected for hand grading (a derivation's,
+  and the written part of a code exercise that declares one, start with
+  ``*Your answer to Exercise 1.3:*``; ``state["written_parts"]`` holds
+  those exercises' labels);
 * :func:`chapter_version` is the version a handout records (a hash of what
   students see of the exercises: the statements, the stubs and the expected
   visible outputs, and the version of kpca_lib), and
@@ -117,9 +120,11 @@ def markdown_cells(cell, state, book, where):
             current += ["", f"*Your solution to {_exercise_name(piece[1], book)}:*"]
         else:
             label, kind = piece[1], piece[2]
-            header = [f"*Your answer to {_exercise_name(label, book)}:*", ""] if kind == "derivation" else []
+            # a derivation's answer, or the written part of a code exercise (graded by hand), says whose it is
+            by_hand = kind == "derivation" or label in state.get("written_parts", ())
+            header = [f"*Your answer to {_exercise_name(label, book)}:*", ""] if by_hand else []
             if only_header:  # the solution's header, alone: it goes with the answer
-                header, current = [to_markdown("\n".join(current), book), ""], []
+                header, current = [to_markdown("\n".join(current), book), "", *header], []
             else:
                 flush()
             entry = {"exercise": label, "number": book.exercises.get(label), "written": True}

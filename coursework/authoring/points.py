@@ -10,6 +10,13 @@ inspector, "Cell Metadata"), never shown in the book:
     when one markdown cell holds several derivations' solutions, a mapping
     ``{"ch1-ex1": 4, "ch1-ex2": 3}`` gives each its own (a label it does not
     name gets the default). Default :data:`DEFAULT_POINTS`.
+    On the markdown cell opening a gated solution (``{solution-start} LABEL``):
+    the points of the exercise's *written part* (the derivation or the "why"
+    it asks beside its code), given by hand and kept apart from the points of
+    its checks (:func:`declared_written_parts`). Without it, the written part
+    of a code exercise is worth nothing and is not collected. When that cell
+    also holds a derivation's ``{solution}``, a number there is the
+    derivation's: the written part then needs the mapping form, naming it.
 ``kpca_share``
     On a graded solution cell (its *visible check*: the output it prints on the
     chapter's data) and on each hidden check: its share of the exercise's
@@ -31,13 +38,16 @@ them from the reference chapter only, never from a submission.
 import math
 import numbers
 
-__all__ = ["POINTS_KEY", "SHARE_KEY", "DEFAULT_POINTS", "DEFAULT_SHARE", "declared", "declared_written",
-           "annotate_student"]
+__all__ = ["POINTS_KEY", "SHARE_KEY", "DEFAULT_POINTS", "DEFAULT_SHARE", "WRITTEN_PART_SUFFIX", "declared",
+           "declared_written", "declared_written_parts", "written_part_key", "annotate_student"]
 
 POINTS_KEY = "kpca_points"
 SHARE_KEY = "kpca_share"
 DEFAULT_POINTS = 1
 DEFAULT_SHARE = 1
+# the written part of code exercise LABEL is graded in its own gradebook column, LABEL + this suffix, so that
+# points given by hand and points earned by the checks never share a cell
+WRITTEN_PART_SUFFIX = "-written"
 
 
 def declared(cell, key, where):
@@ -107,6 +117,70 @@ def declared_written(cell, label, where):
     if label not in value:
         return DEFAULT_POINTS
     return declared({"metadata": {POINTS_KEY: value[label]}}, POINTS_KEY, f"{where} ({label})")
+
+
+def written_part_key(label):
+    """The key of the written part of code exercise ``label``: its gradebook column, hand-points row and file.
+
+    >>> written_part_key("ch1-ex3")
+    'ch1-ex3-written'
+    """
+    return f"{label}{WRITTEN_PART_SUFFIX}"
+
+
+def declared_written_parts(nb, name="notebook"):
+    """The written parts of a chapter's code exercises: ``{label: points}``.
+
+    A code exercise has a written part when the markdown cell holding its
+    ``{solution-start} LABEL`` declares ``kpca_points``: a number, or a mapping
+    that names ``LABEL``. A number on a cell that also holds a derivation's
+    ``{solution}`` is that derivation's (:func:`declared_written`), not the
+    written part's.
+
+    Parameters
+    ----------
+    nb : nbformat.NotebookNode
+        A chapter (a handout has no directives left: it gives ``{}``).
+    name : str, default="notebook"
+        For error messages.
+
+    Returns
+    -------
+    dict of str to number
+
+    Raises
+    ------
+    ValueError
+        If a declared value is not a finite number >= 0.
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> start = nbformat.v4.new_markdown_cell("```{solution-start} ch1-ex3\\n```", metadata={"kpca_points": 3})
+    >>> declared_written_parts(nbformat.v4.new_notebook(cells=[start]))
+    {'ch1-ex3': 3}
+    >>> start.metadata["kpca_points"] = {"ch1-ex2": 4}  # a mapping that does not name it: no written part
+    >>> declared_written_parts(nbformat.v4.new_notebook(cells=[start]))
+    {}
+    """
+    from .exercises import _DIRECTIVE_FENCE
+
+    parts = {}
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "markdown" or POINTS_KEY not in cell.get("metadata", {}):
+            continue
+        directives = [match for match in map(_DIRECTIVE_FENCE.match, cell.source.splitlines()) if match]
+        starts = [match["argument"] for match in directives if match["name"] == "solution-start"]
+        holds_derivation = any(match["name"] == "solution" for match in directives)
+        value = cell.metadata[POINTS_KEY]
+        for label in starts:
+            where = f"{name}, cell {index} (the solution of {label})"
+            if isinstance(value, dict):
+                if label in value:
+                    parts[label] = declared({"metadata": {POINTS_KEY: value[label]}}, POINTS_KEY, f"{where}")
+            elif not holds_derivation:
+                parts[label] = declared(cell, POINTS_KEY, where)
+    return parts
 
 
 def annotate_student(chapter, student):

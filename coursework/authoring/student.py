@@ -29,9 +29,10 @@ from pathlib import Path
 
 import nbformat
 
-from .exercises import METADATA_KEY, SOLUTION_TAG, exercise_numbers, has_exercises, solution_cells
+from .exercises import (ANSWER_PLACEHOLDER, METADATA_KEY, SOLUTION_TAG, exercise_numbers, has_exercises,
+                        solution_cells)
 from .handout import book_index, chapter_version, markdown_cells, recorded_entry
-from .points import annotate_student
+from .points import annotate_student, declared_written_parts
 from .stubs import function_stub, plain_stub
 
 __all__ = ["make_student_notebook", "make_student", "notebooks_in"]
@@ -99,7 +100,8 @@ def make_student_notebook(nb, name="notebook", book=None):
     with_hidden_checks = {found.exercise for found in roles.values() if found.hidden}
     book = book or book_index(nb, source)
     student = copy.deepcopy(nb)
-    state = {"gated": None}
+    written_parts = set(declared_written_parts(nb, name))
+    state = {"gated": None, "written_parts": written_parts}
     cells, stubs = [], []
     for index, cell in enumerate(student.cells):
         if cell.cell_type == "markdown":
@@ -113,7 +115,7 @@ def make_student_notebook(nb, name="notebook", book=None):
         if role is not None:
             stubs.append((role.exercise, role.part, cell.source, cell.outputs))
         cells.append(cell)
-    student.cells = cells
+    student.cells = _with_written_parts(cells, written_parts, book)
     annotate_student(nb, student)  # each exercise's points, for the handout
     entry = {"source": source}
     numbers = previous.get("exercises") or _numbers(nb, source)
@@ -122,6 +124,36 @@ def make_student_notebook(nb, name="notebook", book=None):
     entry["version"] = previous.get("version") or chapter_version(nb, stubs)
     student.metadata[METADATA_KEY] = entry
     return student
+
+
+def _with_written_parts(cells, written_parts, book):
+    """The cells, with an answer cell for each written part that its solution gave no place to.
+
+    A code exercise that declares a written part and whose gated solution holds
+    no prose (where its answer cells would be) gets one answer cell after its
+    last stub, where its solution ends.
+    """
+    def entry(cell):
+        info = cell.metadata.get(METADATA_KEY)
+        return info if isinstance(info, dict) else {}
+
+    answered = {entry(cell).get("exercise") for cell in cells
+                if cell.cell_type == "markdown" and entry(cell).get("written")}
+    for label in sorted(written_parts - answered):
+        last = [k for k, cell in enumerate(cells) if cell.cell_type == "code" and entry(cell).get("exercise") == label]
+        if not last:
+            continue  # no stub either: the solution was empty, and the statement's cell is where to answer
+        stub = cells[last[-1]]
+        number = book.exercises.get(label)
+        answer = nbformat.v4.new_markdown_cell(
+            f"*Your answer to Exercise {number or label}:*\n\n{ANSWER_PLACEHOLDER}",
+            metadata={METADATA_KEY: {"exercise": label, "number": number, "written": True}})
+        if "id" in stub:  # made from the stub's: the same on every run
+            answer["id"] = f"{stub['id']}-answer"[-64:]
+        else:  # a notebook of nbformat < 4.5 has no cell ids
+            del answer["id"]
+        cells.insert(last[-1] + 1, answer)
+    return cells
 
 
 def _numbers(nb, name):

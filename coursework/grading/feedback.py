@@ -1,7 +1,8 @@
 """Feedback a student can act on: one Markdown file per student and chapter.
 
 For each exercise, in the book's numbering (``Exercise 1.3``, and the heading
-above it), the points earned and each check:
+above it), the points earned by its checks and each check, and the points of its
+written part when it has one (graded by hand, apart):
 
 * a **visible check** (what the graded cell prints on the chapter's data,
   which the handed-out notebook shows) passes, or says why not, with the
@@ -92,6 +93,10 @@ def _exercise_section(label, reference, verdict, points, places):
             lines += _visible_lines(check, reference, places, worth)
         else:
             lines.append(_hidden_line(check, places, worth))
+    for key, points in reference.written.items():  # its written part: not in the points above
+        if reference.written_parts.get(key) == label:
+            lines.append(f"- Written part (your answer cells): {points:g} point{'' if points == 1 else 's'}, "
+                         "graded by hand, separately.")
     return lines + [""]
 
 
@@ -122,7 +127,7 @@ def feedback_markdown(student, chapter, verdict, reference, score, places=None, 
              f"Points: {score.earned:g} of {score.possible:g} for the code exercises"
              + (f" (status: {status}" + (f", submitted {submitted})" if submitted else ")")) + ".", ""]
     if reference.written:
-        numbers = ", ".join(reference.title(label) for label in reference.written)
+        numbers = ", ".join(reference.written_title(key) for key in reference.written)
         lines += [f"Written answers ({numbers}) are graded by hand, separately.", ""]
     if status == "error":
         lines += ["Your notebook could not be graded:", ""] + [f"- {_for_student(r, places)}" for r in verdict.reasons]

@@ -1,6 +1,9 @@
 """The gradebook: one CSV row per student and chapter, kept up to date from run to run.
 
-Columns (:data:`FIXED_COLUMNS`, then one per exercise label, code and written):
+Columns (:data:`FIXED_COLUMNS`, then one per exercise label, code and written;
+the written part of a code exercise has a column of its own, ``ch1-ex3-written``
+beside ``ch1-ex3``, so that points given by hand never land in, nor are
+overwritten by, the points the checks earned):
 
 ``student``
     The student's identity: the first folder under the submissions folder
@@ -38,6 +41,7 @@ import tempfile
 from datetime import datetime
 from pathlib import Path
 
+from ..authoring.points import written_part_key
 from .report import csv_cell
 
 __all__ = ["FIXED_COLUMNS", "POSSIBLE_ROW", "CHAPTER_ROW", "total", "read_roster", "read_gradebook",
@@ -239,14 +243,18 @@ def add_hand_points(gradebook, hand):
     """Add the points an instructor gave by hand (a CSV ``student,exercise,points[,comment]``) to a gradebook.
 
     Each row sets the cell of a student's exercise (a column of the gradebook,
-    e.g. a derivation ``ch1-ex1``), at most its points possible; the student's
-    total is recomputed. Returns the number of cells set.
+    e.g. a derivation ``ch1-ex1``, or the written part of a code exercise
+    ``ch1-ex3-written``), at most its points possible; the student's total is
+    recomputed. Returns the number of cells set. The column of a code exercise
+    that has a written part holds what its checks earned: a row naming it is
+    an error (its written part's points go in ``LABEL-written``).
 
     Raises
     ------
     ValueError
-        If a row names an unknown student or exercise, or points that are not a
-        number between 0 and the exercise's points possible; nothing is written then.
+        If a row names an unknown student or exercise, the checks' column of an
+        exercise with a written part, or points that are not a number between 0
+        and the exercise's points possible; nothing is written then.
     """
     rows, columns = read_gradebook(gradebook)
     if not rows:
@@ -261,6 +269,9 @@ def add_hand_points(gradebook, hand):
         targets = [row for row in rows if row["student"] == student and row["chapter"] == chapter]
         if label not in columns:
             problems.append(f"line {number}: no exercise {label!r} in the gradebook")
+        elif written_part_key(label) in columns:  # the column its checks fill: never overwritten by hand
+            problems.append(f"line {number}: {label!r} holds the points its checks earned; the points of its "
+                            f"written part go in {written_part_key(label)!r}")
         elif not targets:
             problems.append(f"line {number}: no student {student!r} with exercise {label!r} in the gradebook")
         elif value is None or value < 0 or (most is not None and value > most):

@@ -84,8 +84,12 @@ class Records:
         for chapter in used:  # the chapter's exercises, code and written, in the book's order
             reference = references[chapter]
             order = list(reference.numbers)
-            exercises = sorted([*reference.points.items(), *reference.written.items()],
-                               key=lambda item: order.index(item[0]) if item[0] in order else len(order))
+
+            def place(item, reference=reference, order=order):  # a written part right after its code exercise
+                label = reference.exercise_of(item[0])
+                return order.index(label) if label in order else len(order), item[0] in reference.written_parts
+
+            exercises = sorted([*reference.points.items(), *reference.written.items()], key=place)
             for label, points in exercises:
                 columns[label] = (points, chapter)
         rows, latest = [], {}

@@ -15,7 +15,8 @@ from pathlib import Path
 import nbformat
 
 from ..authoring.exercises import exercise_numbers, has_exercises, solution_cells
-from ..authoring.points import DEFAULT_POINTS, POINTS_KEY, SHARE_KEY, declared, declared_written
+from ..authoring.points import (DEFAULT_POINTS, POINTS_KEY, SHARE_KEY, declared, declared_written,
+                                declared_written_parts, written_part_key)
 
 __all__ = ["Expected", "HiddenCheck", "Reference", "extract_reference", "load_references", "check_key",
            "exercise_places"]
@@ -60,6 +61,14 @@ class Reference:
         Maps ``(exercise, part)`` of each graded solution cell to its :class:`Expected`.
     hidden : dict
         Maps ``(exercise, part)`` to the list of :class:`HiddenCheck` that follow that cell.
+    written : dict
+        What the instructor grades by hand, each under its key (its gradebook
+        column and hand-points row): a derivation under its label, the written
+        part of a code exercise under :func:`~coursework.authoring.points.written_part_key`
+        (``ch1-ex3-written``), apart from the points of that exercise's checks.
+        Maps each key to its points.
+    written_parts : dict
+        Maps the key of each written part of a code exercise to the exercise's label.
     """
 
     name: str
@@ -72,8 +81,10 @@ class Reference:
     # the book's number ("4.2") and the heading above each exercise, for the student's feedback
     numbers: dict = field(default_factory=dict)
     headings: dict = field(default_factory=dict)
-    # the derivations (written answers, graded by hand): label -> points
+    # the written answers, graded by hand: key -> points (a derivation: its label; a written part: LABEL-written)
     written: dict = field(default_factory=dict)
+    # the written parts of code exercises: key -> the exercise's label
+    written_parts: dict = field(default_factory=dict)
 
     def hidden_count(self, exercise):
         """The number of hidden checks of an exercise."""
@@ -87,6 +98,15 @@ class Reference:
         """How the student's book names an exercise: ``Exercise 4.2`` (its label if the book gives no number)."""
         number = self.numbers.get(exercise)
         return f"Exercise {number}" if number else f"exercise {exercise}"
+
+    def exercise_of(self, key):
+        """The exercise a written answer belongs to: its label (for a written part, that of its code exercise)."""
+        return self.written_parts.get(key, key)
+
+    def written_title(self, key):
+        """How a written answer is named: ``Exercise 1.1``, or ``the written part of Exercise 1.3``."""
+        title = self.title(self.exercise_of(key))
+        return f"the written part of {title}" if key in self.written_parts else title
 
 
 def check_key(kind, exercise, number):
@@ -170,7 +190,7 @@ def extract_reference(nb, name):
 
 
 def _describe_exercises(reference, nb, name):
-    """The book's numbers, the headings, and the derivations' points of a chapter."""
+    """The book's numbers, the headings, and the points of the derivations and written parts of a chapter."""
     try:
         reference.numbers = exercise_numbers(nb, name)
     except ValueError:  # a file name without a chapter number: the labels name the exercises
@@ -183,6 +203,20 @@ def _describe_exercises(reference, nb, name):
         if label not in graded:
             where = f"{name}, cell {index} (the solution of {label})"
             reference.written[label] = declared_written(nb.cells[index], label, where)
+    # the written part of a code exercise (its solution-start cell declares kpca_points): graded by hand under a
+    # key of its own, so that its hand points and the points of the exercise's checks never share a column
+    labels = {*reference.numbers, *reference.exercises, *derivations}
+    for label, points in declared_written_parts(nb, name).items():
+        if label in derivations:
+            continue  # a derivation's solution: its points are already there
+        key = written_part_key(label)
+        if key in labels:
+            raise ValueError(f"{name}: the written part of {label} is graded under {key!r}, which is also the "
+                             "label of an exercise: rename that exercise")
+        reference.written[key], reference.written_parts[key] = points, label
+    order = list(reference.numbers)  # in the book's order (a written part after its derivations' neighbours)
+    reference.written = dict(sorted(reference.written.items(), key=lambda item: (
+        order.index(reference.exercise_of(item[0])) if reference.exercise_of(item[0]) in order else len(order))))
 
 
 def load_references(folder):

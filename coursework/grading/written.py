@@ -10,9 +10,14 @@ student added after it (markdown, or code shown as code).
 
 :func:`export_written` writes, for each chapter, one Markdown file per
 derivation with every student's answer (``<destination>/<chapter>/<label>.md``),
-and a ``hand-points.csv`` (``student,exercise,points,comment``, points left
-empty) for the instructor to fill; ``python -m coursework hand-points`` adds
-it to the gradebook (:func:`coursework.grading.gradebook.add_hand_points`).
+and one per written part of a code exercise that declares one
+(``<chapter>/<label>-written.md``: the answer cells of that exercise,
+:mod:`coursework.authoring.points`), and a ``hand-points.csv``
+(``student,exercise,points,comment``, points left empty; ``exercise`` is the
+derivation's label, or ``LABEL-written``: the written part's own gradebook
+column, apart from the points of the exercise's checks) for the instructor to
+fill; ``python -m coursework hand-points`` adds it to the gradebook
+(:func:`coursework.grading.gradebook.add_hand_points`).
 """
 
 import csv
@@ -27,11 +32,15 @@ from .reference import load_references
 from .report import csv_cell, shown_name, student_of
 from .submissions import SubmissionProblem, claimed_chapter, find_submissions, read_submission
 
-__all__ = ["written_answers", "export_written"]
+__all__ = ["written_answers", "export_written", "NO_ANSWER"]
+
+NO_ANSWER = "(no answer)"
 
 _ANSWER = re.compile(r"^\s*\*?\s*Your answer to (?:exercise|Exercise)\s+(?P<id>[\w.-]+?)\s*:?\s*\*?\s*$")
-# where an answer ends: another exercise or answer, a solution of a code exercise, a heading
-_BOUNDARY = re.compile(r"^\s*(?:\*?\s*Your (?:answer|solution) to |(?:`{3,}|:{3,})\{exercise\}|#{1,6}\s)")
+# where an answer ends: another exercise (a directive, or a handout's "**Exercise 4.2**" line) or answer, a
+# solution of a code exercise, a heading
+_BOUNDARY = re.compile(r"^\s*(?:\*?\s*Your (?:answer|solution) to |(?:`{3,}|:{3,})\{exercise\}"
+                       r"|\*\*Exercise(?: [\w.-]+)?\*\*(?:\s|$)|#{1,6}\s)")
 
 
 def _cell_text(cell):
@@ -59,6 +68,9 @@ def written_answers(nb, labels, handout_ids=None):
     -------
     dict of str to str
         The answer text; "(no answer)" when the placeholder was left as it was.
+        An exercise with several answer cells (the written part of a code
+        exercise whose solution had prose before and after its code) gets
+        their texts, in order.
     """
     by_id = {label: label for label in labels}
     by_id.update({number: label for label, number in labels.items() if number})
@@ -67,7 +79,10 @@ def written_answers(nb, labels, handout_ids=None):
     def close():
         if current is not None:
             text = "\n\n".join(part for part in parts if part.strip()).replace(ANSWER_PLACEHOLDER, "").strip()
-            answers[current] = text or "(no answer)"
+            earlier = answers.get(current, NO_ANSWER)
+            if earlier != NO_ANSWER:  # a second answer cell of the same exercise (a written part in two places)
+                text = f"{earlier}\n\n{text}" if text else earlier
+            answers[current] = text or NO_ANSWER
 
     for cell in nb.cells:
         handed_out = cell.cell_type == "code" if handout_ids is None else cell.get("id") in handout_ids
@@ -101,13 +116,15 @@ def written_answers(nb, labels, handout_ids=None):
 def _write_chapter(destination, reference, answers):
     folder = Path(destination) / Path(reference.name).stem
     folder.mkdir(parents=True, exist_ok=True)
-    for label, points in reference.written.items():
+    for key, points in reference.written.items():
+        label = reference.exercise_of(key)  # a written part's answers are its code exercise's answer cells
         heading = reference.headings.get(label)
+        what = "written part" if key in reference.written_parts else "written answers"
         lines = [f"# {reference.title(label)}" + (f" ({heading})" if heading else "")
-                 + f": written answers ({points:g} point{'s' if points != 1 else ''})", ""]
+                 + f": {what} ({points:g} point{'s' if points != 1 else ''})", ""]
         for student, found in sorted(answers.items()):
             lines += [f"## {student}", "", found.get(label, "(no answer line found in the notebook)"), "", "---", ""]
-        (folder / f"{label}.md").write_text("\n".join(lines), encoding="utf-8")
+        (folder / f"{key}.md").write_text("\n".join(lines), encoding="utf-8")
 
 
 def export_written(submissions, reference, destination):
@@ -127,7 +144,7 @@ def export_written(submissions, reference, destination):
             chapter = claimed_chapter(nb, path, references, shown_name)
         except SubmissionProblem:
             continue
-        labels = {label: chapter.numbers.get(label) for label in chapter.written}
+        labels = {chapter.exercise_of(key): chapter.numbers.get(chapter.exercise_of(key)) for key in chapter.written}
         student = student_of(path, found.base) if path != found.base else shown_name(path.absolute().parent.name)
         if chapter.name not in handouts:
             source = nbformat.read(Path(reference) / chapter.name, as_version=4)
@@ -136,14 +153,14 @@ def export_written(submissions, reference, destination):
     written = []
     for name, answers in sorted(per_chapter.items()):
         _write_chapter(destination, references[name], answers)
-        written += [Path(destination) / Path(name).stem / f"{label}.md" for label in references[name].written]
+        written += [Path(destination) / Path(name).stem / f"{key}.md" for key in references[name].written]
     sheet = Path(destination) / "hand-points.csv"
     if not sheet.exists():
         with sheet.open("w", newline="", encoding="utf-8") as file:
             writer = csv.writer(file)
             writer.writerow(["student", "exercise", "points", "comment"])
             for name, answers in sorted(per_chapter.items()):
-                for label in references[name].written:
-                    writer.writerows([csv_cell(student), label, "", ""] for student in sorted(answers))
+                for key in references[name].written:  # a derivation's label, or LABEL-written for a written part
+                    writer.writerows([csv_cell(student), key, "", ""] for student in sorted(answers))
         written.append(sheet)
     return written
