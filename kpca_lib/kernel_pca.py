@@ -219,6 +219,9 @@ class KernelPCA(KernelMixin, NystroemMixin, DaskNystroemMixin, PreimageMixin, Cl
         landmarks="uniform",
         chunk_size=None,
         random_state=None,
+        remove_zero_eig=True,
+        copy_X=True,
+        n_jobs=None,
     ):
         self.n_components = n_components
         self.kernel = kernel
@@ -237,6 +240,9 @@ class KernelPCA(KernelMixin, NystroemMixin, DaskNystroemMixin, PreimageMixin, Cl
         self.landmarks = landmarks
         self.chunk_size = chunk_size
         self.random_state = random_state
+        self.remove_zero_eig = remove_zero_eig
+        self.copy_X = copy_X
+        self.n_jobs = n_jobs
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -268,11 +274,12 @@ class KernelPCA(KernelMixin, NystroemMixin, DaskNystroemMixin, PreimageMixin, Cl
         self : KernelPCA
             The fitted estimator.
         """
+        self._clear_fit()
         self._check_params()
         if is_dask_array(X):
             return self._fit_dask(X)
-        # a copy: X_fit_ must not change when the caller's array does
-        X = validate_data(self, X, dtype=_FLOAT_DTYPES, ensure_min_samples=2, copy=True,
+        # copy_X: X_fit_ must not change when the caller's array does
+        X = validate_data(self, X, dtype=_FLOAT_DTYPES, ensure_min_samples=2, copy=self.copy_X,
                           accept_sparse=("csr", "csc"))
         if issparse(X):
             self._check_sparse_fit()
@@ -301,9 +308,12 @@ class KernelPCA(KernelMixin, NystroemMixin, DaskNystroemMixin, PreimageMixin, Cl
 
         K = self._gram(X)
         K_scale = max(K.max(), -K.min())  # the round-off of centring scales with it
+        self._check_underflow(K_scale, X)
         # the centring is internal: never a DataFrame, whatever set_output says
         centerer = KernelCenterer().set_output(transform="default").fit(K)
         K_c = centerer.transform(K, copy=False)  # in place: K is not needed again
+        # the solver reads one triangle of K_c, transform all of it
+        self._check_symmetric(K_c, X.dtype, scale=K_scale, centred=True)
 
         eigenvalues, betas = self._solve(K_c, q)
         self._warn_if_not_psd(K_c, eigenvalues, K_scale)
