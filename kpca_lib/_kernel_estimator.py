@@ -39,10 +39,6 @@ _SOLVERS = ("auto", "dense", "arpack", "randomized")
 _APPROXIMATIONS = (None, "nystroem")
 # private state a fit sets besides its public attributes (those ending in "_")
 _FIT_STATE = ("_nystroem", "_fit_dtype", "_n_features_out")
-_TINY, _EPS = np.finfo(np.float64).tiny, np.finfo(np.float64).eps
-# below this, the smallest terms of a kernel matrix's entries are subnormal:
-# float64 no longer holds them to its relative precision
-UNDERFLOW_SCALE = _TINY / _EPS
 
 
 def resolve_kernel(kernel, *, gamma, degree, coef0, kernel_params, n_features):
@@ -295,7 +291,10 @@ class KernelMixin:
 
         The entries of a linear or polynomial kernel are products of the
         samples' coordinates: samples of size 1e-160 give entries of size
-        1e-320, below float64's normal range, or 0. The centred matrix then
+        1e-320, below float64's normal range, or 0. The threshold is
+        ``tiny / eps`` of the samples' dtype (about 1e-292 for float64,
+        1e-31 for float32), below which the smallest terms of the entries
+        lose precision. The centred matrix then
         has no positive eigenvalue although the samples differ. The library
         does not rescale the samples for you: that is valid for the linear
         and homogeneous polynomial kernels only, and their eigenvalues
@@ -309,7 +308,10 @@ class KernelMixin:
         X : {ndarray, sparse matrix}
             The samples it was computed from (the matrix itself if precomputed).
         """
-        if K_scale >= UNDERFLOW_SCALE:
+        # float32 samples give float32 kernels (scikit-learn's pairwise functions)
+        dtype = X.dtype if X.dtype == np.float32 else np.float64
+        tiny, threshold = np.finfo(dtype).tiny, np.finfo(dtype).tiny / np.finfo(dtype).eps
+        if K_scale >= threshold:
             return
         if self._precomputed:
             if K_scale == 0:
@@ -323,8 +325,8 @@ class KernelMixin:
             source = (f"The kernel matrix of {self.kernel_!r} underflowed: the samples differ, with "
                       f"coordinates of size up to {float(abs(X).max()):.3g}, but")
         raise ValueError(
-            f"{source} its largest entry is {K_scale:.3g}, below {UNDERFLOW_SCALE:.3g}, where float64 "
-            f"no longer holds its entries to full precision (the smallest normal number is {_TINY:.3g}), "
+            f"{source} its largest entry is {K_scale:.3g}, below {threshold:.3g}, where {np.dtype(dtype).name} "
+            f"no longer holds its entries to full precision (the smallest normal number is {tiny:.3g}), "
             "so its eigenvalues are lost to underflow. For the linear kernel, or a polynomial kernel "
             "with coef0=0, multiply X by a constant s (e.g. X / abs(X).max()): the kernel is "
             "multiplied by s^2 (s^(2 degree)), the eigenvalues by the same factor and the projections "

@@ -135,6 +135,12 @@ def test_an_underflowed_kernel_matrix_is_named_as_such(iris, make):
         make().fit(sparse.csr_matrix(iris * scale))
 
 
+def test_float32_samples_underflow_at_float32s_threshold(iris):
+    # float32 kernels (scikit-learn keeps float32) underflow at 1e-38, not 1e-308
+    with pytest.raises(ValueError, match="underflowed: .* below 9.86e-32, where float32"):
+        kl.KernelPCA(2, kernel="linear").fit((iris * 1e-20).astype(np.float32))
+
+
 def test_the_rescale_the_underflow_error_recommends_is_exact_for_the_linear_kernel(iris):
     # eigenvalues(s X) = s^2 eigenvalues(X), projections(s X) = s projections(X)
     s = 2.0**-300  # a power of two: the scaled kernel is the exact multiple, but above the threshold
