@@ -291,11 +291,11 @@ class KernelMixin:
 
         The entries of a linear or polynomial kernel are products of the
         samples' coordinates: samples of size 1e-160 give entries of size
-        1e-320, below float64's normal range, or 0. The threshold is
-        ``tiny / eps`` of the samples' dtype (about 1e-292 for float64,
-        1e-31 for float32), below which the smallest terms of the entries
-        lose precision. The centred matrix then
-        has no positive eigenvalue although the samples differ. The library
+        1e-320, below float64's normal range, or 0, and the centred matrix
+        has no positive eigenvalue although the samples differ. The
+        threshold is ``tiny / eps`` of the samples' dtype (about 1e-292 for
+        float64, 1e-31 for float32), below which the smallest terms of the
+        entries lose precision. The library
         does not rescale the samples for you: that is valid for the linear
         and homogeneous polynomial kernels only, and their eigenvalues
         (``n`` times the squared size of the samples) would underflow all
@@ -342,8 +342,6 @@ class KernelMixin:
             solver = "arpack" if n > 200 and q < 10 else "dense"
         if self.n_components is None or solver == "arpack" and q >= n - 1:
             solver = "dense"  # eigsh cannot return all eigenpairs
-        if solver == "arpack":
-            return top_eigsh(K_c, q, tol=self.tol, max_iter=self.max_iter, random_state=self.random_state)
         if solver == "randomized":
             eigenvalues, vectors = top_randomized_eigh(K_c, q, n_iter=self.iterated_power,
                                                        random_state=self.random_state)

@@ -152,8 +152,8 @@ class KernelPCA(KernelMixin, NystroemMixin, DaskNystroemMixin, PreimageMixin, Cl
         Jobs computing the kernel matrices, as scikit-learn's (its
         ``pairwise_kernels``): threads over even blocks of rows, ``None``
         meaning 1 unless in a ``joblib.parallel_backend`` context, ``-1``
-        all processors. Not used with a precomputed kernel, nor by the Dask
-        fit (whose blocks are the parallel tasks).
+        all processors. Not used with a precomputed kernel, nor for the
+        blocks of a Dask array (which are the Dask scheduler's tasks).
 
     Attributes
     ----------
