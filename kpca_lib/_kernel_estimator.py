@@ -11,9 +11,14 @@ as with scikit-learn's ``gamma_``.
 
 import warnings
 from functools import partial
+from numbers import Integral
 
 import numpy as np
+from joblib import effective_n_jobs
+from scipy.sparse import issparse
 from sklearn.base import clone
+from sklearn.utils import gen_even_slices
+from sklearn.utils.parallel import Parallel, delayed
 
 from ._linalg import (
     NEGATIVE_EIGENVALUE_RTOL,
@@ -22,7 +27,7 @@ from ._linalg import (
     top_eigsh,
     top_randomized_eigh,
 )
-from ._validation import check_int, check_real, known_psd
+from ._validation import check_int, check_real, known_psd, symmetric_kernel_matrix
 from .kernels import Cosine, Gaussian, Laplacian, Linear, NotPSDWarning, Polynomial, Sigmoid
 
 __all__ = ["KernelMixin", "STRING_KERNELS", "resolve_kernel"]
@@ -32,6 +37,8 @@ _BUILTIN_KERNELS = (Linear, Polynomial, Gaussian, Sigmoid, Laplacian, Cosine)
 STRING_KERNELS = ("linear", "poly", "rbf", "sigmoid", "cosine", "laplacian")
 _SOLVERS = ("auto", "dense", "arpack", "randomized")
 _APPROXIMATIONS = (None, "nystroem")
+# private state a fit sets besides its public attributes (those ending in "_")
+_FIT_STATE = ("_nystroem", "_fit_dtype", "_n_features_out")
 
 
 def resolve_kernel(kernel, *, gamma, degree, coef0, kernel_params, n_features):
@@ -122,8 +129,36 @@ class KernelMixin:
             self.kernel = clone(kernel).set_params(**kernel_params)
         return self
 
+    def _clear_fit(self):
+        """Forget every fitted attribute of an earlier fit: a fit starts from a clean slate.
+
+        Public fitted attributes are those ending in ``_`` (scikit-learn's
+        rule, as in ``check_is_fitted``); a fit of another configuration
+        (another kernel, exact after Nystroem, ndarray after DataFrame) must
+        not keep ``gamma_``, ``X_fit_`` or ``feature_names_in_`` of the last.
+        """
+        for name in [name for name in vars(self) if name.endswith("_") and not name.startswith("__")]:
+            delattr(self, name)
+        for name in _FIT_STATE:
+            self.__dict__.pop(name, None)
+
     def _check_params(self):
         self._check_kernel()
+        if not (isinstance(self.remove_zero_eig, (bool, np.bool_)) and self.remove_zero_eig):
+            raise ValueError(
+                f"remove_zero_eig must be True, got {self.remove_zero_eig!r}: components of zero "
+                "eigenvalue are always dropped here, because their direction in feature space has "
+                "zero norm (alpha = beta / sqrt(0) does not exist). scikit-learn's "
+                "remove_zero_eig=False keeps them with zero projections; this library refuses an "
+                "n_components above the number of positive eigenvalues instead."
+            )
+        if not isinstance(self.copy_X, (bool, np.bool_)):
+            raise TypeError(f"copy_X must be True or False, got {self.copy_X!r}.")
+        if self.n_jobs is not None:
+            if isinstance(self.n_jobs, bool) or not isinstance(self.n_jobs, Integral):
+                raise TypeError(f"n_jobs must be an integer or None, got {self.n_jobs!r}.")
+            if self.n_jobs == 0:
+                raise ValueError("n_jobs must not be 0: None or 1 for one job, -1 for all processors.")
         if self.eigen_solver not in _SOLVERS:
             raise ValueError(
                 f"eigen_solver must be one of {_SOLVERS}, got {self.eigen_solver!r}."
@@ -204,7 +239,7 @@ class KernelMixin:
         kernel = self.kernel_
         if isinstance(kernel, str):  # "precomputed"
             return np.array(X, dtype=np.float64, order="C")
-        result = kernel(X, X if Y is None else Y)
+        result = self._parallel_kernel(kernel, X, X if Y is None else Y)
         # the built-in kernels return a new array; anything else is copied
         copy = None if type(kernel) in _BUILTIN_KERNELS else True
         K = np.array(result, dtype=np.float64, order="C", copy=copy)
@@ -215,6 +250,90 @@ class KernelMixin:
             raise ValueError(f"kernel {kernel!r} returned NaN or infinity.")
         return K
 
+    def _parallel_kernel(self, kernel, X, Y):
+        """``kernel(X, Y)``, by ``n_jobs`` threads over even blocks of rows of X.
+
+        As scikit-learn's ``pairwise_kernels(..., n_jobs=...)``: joblib's
+        threading backend (NumPy and BLAS release the GIL), ``None`` meaning
+        one job unless in a ``joblib.parallel_backend`` context. The blocks
+        equal the whole up to round-off.
+        """
+        n_jobs = min(effective_n_jobs(self.n_jobs), X.shape[0])
+        if n_jobs <= 1:
+            return kernel(X, Y)
+        blocks = Parallel(n_jobs=n_jobs, backend="threading")(
+            delayed(kernel)(X[rows], Y) for rows in gen_even_slices(X.shape[0], n_jobs))
+        return np.vstack([np.asarray(block) for block in blocks])
+
+    def _check_symmetric(self, K, dtype, scale=None, centred=False):
+        """Symmetrise K in place if its asymmetry is round-off; raise if it is more.
+
+        A precomputed matrix or a kernel function of your own may be
+        non-symmetric. What the eigen-solver reads is the centred matrix
+        (for Nystroem, the landmarks' matrix): its asymmetry
+        ``max |K_c - K_c^T| / max |K|`` up to ``sqrt(eps)`` of the data's
+        dtype (1.5e-8 for float64, 3.5e-4 for float32) is round-off and is
+        averaged away; more raises a ValueError
+        (:func:`~kpca_lib._validation.symmetric_kernel_matrix`). An
+        asymmetry of the form ``u 1^T - 1 u^T``, which centring removes,
+        is accepted, as scikit-learn accepts it. The built-in kernels are
+        symmetric by construction and are not checked.
+        """
+        if type(self.kernel_) in _BUILTIN_KERNELS:
+            return K
+        source = "precomputed kernel matrix" if self._precomputed else f"kernel matrix of {self.kernel_!r}"
+        what = f"The centred {source}" if centred else f"The {source}"
+        measure = "max |K_c - K_c^T| / max |K|" if centred else "max |K - K^T| / max |K|"
+        return symmetric_kernel_matrix(K, float(np.sqrt(np.finfo(dtype).eps)), what, scale=scale, measure=measure)
+
+    def _check_underflow(self, K_scale, X):
+        """A clear error when the kernel matrix of distinct samples underflowed.
+
+        The entries of a linear or polynomial kernel are products of the
+        samples' coordinates: samples of size 1e-160 give entries of size
+        1e-320, below float64's normal range, or 0, and the centred matrix
+        has no positive eigenvalue although the samples differ. The
+        threshold is ``tiny / eps`` of the samples' dtype (about 1e-292 for
+        float64, 1e-31 for float32), below which the smallest terms of the
+        entries lose precision. The library
+        does not rescale the samples for you: that is valid for the linear
+        and homogeneous polynomial kernels only, and their eigenvalues
+        (``n`` times the squared size of the samples) would underflow all
+        the same.
+
+        Parameters
+        ----------
+        K_scale : float
+            The largest absolute entry of the kernel matrix.
+        X : {ndarray, sparse matrix}
+            The samples it was computed from (the matrix itself if precomputed).
+        """
+        # float32 samples give float32 kernels (scikit-learn's pairwise functions)
+        dtype = X.dtype if X.dtype == np.float32 else np.float64
+        tiny, threshold = np.finfo(dtype).tiny, np.finfo(dtype).tiny / np.finfo(dtype).eps
+        if K_scale >= threshold:
+            return
+        if self._precomputed:
+            if K_scale == 0:
+                return  # nothing tells a zero matrix from one that underflowed
+            source = "The precomputed kernel matrix is too small:"
+        else:
+            low, high = X.min(axis=0), X.max(axis=0)
+            low, high = (low.toarray(), high.toarray()) if issparse(X) else (low, high)
+            if not np.any(high > low):
+                return  # the samples are the same point: the usual error says so
+            source = (f"The kernel matrix of {self.kernel_!r} underflowed: the samples differ, with "
+                      f"coordinates of size up to {float(abs(X).max()):.3g}, but")
+        raise ValueError(
+            f"{source} its largest entry is {K_scale:.3g}, below {threshold:.3g}, where {np.dtype(dtype).name} "
+            f"no longer holds its entries to full precision (the smallest normal number is {tiny:.3g}), "
+            "so its eigenvalues are lost to underflow. For the linear kernel, or a polynomial kernel "
+            "with coef0=0, multiply X by a constant s (e.g. X / abs(X).max()): the kernel is "
+            "multiplied by s^2 (s^(2 degree)), the eigenvalues by the same factor and the projections "
+            "by s (s^degree), and the components are unchanged. For other kernels a rescale changes "
+            "the kernel unless its parameters change with it (for the Gaussian, c by s^2)."
+        )
+
     def _solve(self, K_c, q):
         """The q largest eigenpairs of K_c by the chosen solver."""
         n = K_c.shape[0]
@@ -223,8 +342,24 @@ class KernelMixin:
             solver = "arpack" if n > 200 and q < 10 else "dense"
         if self.n_components is None or solver == "arpack" and q >= n - 1:
             solver = "dense"  # eigsh cannot return all eigenpairs
+        if solver == "randomized":
+            eigenvalues, vectors = top_randomized_eigh(K_c, q, n_iter=self.iterated_power,
+                                                       random_state=self.random_state)
+            if eigenvalues[-1] >= -NEGATIVE_EIGENVALUE_RTOL * abs(eigenvalues[0]):
+                return eigenvalues, vectors
+            # the q largest in modulus include significant negative eigenvalues, which
+            # may have displaced positive ones: the largest algebraic ones are wanted
+            fallback = "arpack" if n > 200 and q < 10 else "dense"
+            warnings.warn(
+                f"eigen_solver='randomized' finds the eigenvalues largest in modulus: "
+                f"{int(np.count_nonzero(eigenvalues < 0))} of the {q} it found are negative (down to "
+                f"{eigenvalues[-1]:.4g}; the kernel is not positive semi-definite on these data). "
+                f"The {q} largest eigenpairs were computed by eigen_solver={fallback!r} instead; "
+                "pass that solver to avoid the wasted work.",
+                NotPSDWarning,
+                stacklevel=4,
+            )
+            solver = fallback
         if solver == "arpack":
             return top_eigsh(K_c, q, tol=self.tol, max_iter=self.max_iter, random_state=self.random_state)
-        if solver == "randomized":
-            return top_randomized_eigh(K_c, q, n_iter=self.iterated_power, random_state=self.random_state)
         return top_eigh(K_c, q)

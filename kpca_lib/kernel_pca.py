@@ -68,14 +68,25 @@ class KernelPCA(KernelMixin, NystroemMixin, DaskNystroemMixin, PreimageMixin, Cl
         function of your own, ``Sigmoid``, a precomputed matrix) is checked
         on the training data by an O(n^2) test, never a full
         eigendecomposition: a ``NotPSDWarning`` reports significant negative
-        eigenvalues that it finds.
+        eigenvalues that it finds. Such a kernel (and a precomputed matrix)
+        is also checked for symmetry, since the eigen-solver reads one
+        triangle of the centred matrix and ``transform`` all of it: an
+        asymmetry ``max |K_c - K_c^T| / max |K|`` up to ``sqrt(eps)`` of the
+        data's dtype (1.5e-8 for float64, 3.5e-4 for float32) is round-off
+        and is averaged away, a larger one raises a ``ValueError`` that
+        gives it. (An asymmetry that centring removes, ``u 1^T - 1 u^T``,
+        is accepted, as by scikit-learn.)
     eigen_solver : {"auto", "dense", "arpack", "randomized"}, default="auto"
         ``"dense"``: ``scipy.linalg.eigh`` restricted to the q largest
         eigenpairs; ``"arpack"``: ``scipy.sparse.linalg.eigsh`` (Lanczos),
         faster when q is small and n large; ``"randomized"``: the randomized
         SVD of Halko et al. (2011), as scikit-learn's, which finds the q
         eigenvalues largest in modulus (approximate unless the spectrum
-        decays); ``"auto"``: arpack when n > 200 and q < 10, dense otherwise
+        decays): when significant negative eigenvalues are among them (a
+        kernel that is not PSD, such as ``"sigmoid"``), they may have
+        displaced positive ones, so a ``NotPSDWarning`` says so and the q
+        largest eigenpairs are computed by the ``"auto"`` choice of arpack
+        or dense instead; ``"auto"``: arpack when n > 200 and q < 10, dense otherwise
         (scikit-learn's rule).
     gamma : float or None, default=None
         For ``kernel="rbf"``, ``"laplacian"``, ``"poly"`` and ``"sigmoid"``,
@@ -127,6 +138,22 @@ class KernelPCA(KernelMixin, NystroemMixin, DaskNystroemMixin, PreimageMixin, Cl
         scikit-learn's for the same seed). For the solvers, ``None`` means a
         fixed start, so that a refit gives the same components (for
         scikit-learn, numpy's global generator).
+    remove_zero_eig : True, default=True
+        Accepted for scikit-learn's code: components of zero eigenvalue are
+        always dropped (see ``n_components``). ``False``, scikit-learn's
+        default, which keeps them with zero projections, raises a
+        ``ValueError`` that says so.
+    copy_X : bool, default=True
+        As in scikit-learn: ``False`` stores the training samples in
+        ``X_fit_`` by reference when no conversion is needed (a float
+        ndarray), saving memory, but then the model changes when the caller
+        changes X.
+    n_jobs : int or None, default=None
+        Jobs computing the kernel matrices, as scikit-learn's (its
+        ``pairwise_kernels``): threads over even blocks of rows, ``None``
+        meaning 1 unless in a ``joblib.parallel_backend`` context, ``-1``
+        all processors. Not used with a precomputed kernel, nor for the
+        blocks of a Dask array (which are the Dask scheduler's tasks).
 
     Attributes
     ----------
@@ -152,7 +179,8 @@ class KernelPCA(KernelMixin, NystroemMixin, DaskNystroemMixin, PreimageMixin, Cl
         scikit-learn's ``eigenvectors_`` (exact only).
     X_fit_ : {ndarray, scipy.sparse matrix} of shape (n_samples, n_features)
         The training samples, needed to evaluate the kernel on new points
-        (exact only, and not with a precomputed kernel).
+        (exact only, and not with a precomputed kernel); with
+        ``copy_X=False``, the caller's array itself.
     centerer_ : sklearn.preprocessing.KernelCenterer
         Holds the training kernel's column means, which centre both the
         training and test kernels (exact only).
@@ -219,6 +247,9 @@ class KernelPCA(KernelMixin, NystroemMixin, DaskNystroemMixin, PreimageMixin, Cl
         landmarks="uniform",
         chunk_size=None,
         random_state=None,
+        remove_zero_eig=True,
+        copy_X=True,
+        n_jobs=None,
     ):
         self.n_components = n_components
         self.kernel = kernel
@@ -237,6 +268,9 @@ class KernelPCA(KernelMixin, NystroemMixin, DaskNystroemMixin, PreimageMixin, Cl
         self.landmarks = landmarks
         self.chunk_size = chunk_size
         self.random_state = random_state
+        self.remove_zero_eig = remove_zero_eig
+        self.copy_X = copy_X
+        self.n_jobs = n_jobs
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -247,6 +281,11 @@ class KernelPCA(KernelMixin, NystroemMixin, DaskNystroemMixin, PreimageMixin, Cl
 
     def fit(self, X, y=None):
         """Fit the model: centre the kernel matrix and solve its eigenproblem.
+
+        A fit starts from a clean slate: every fitted attribute of an earlier
+        fit (those ending in ``_``, such as ``gamma_``, ``X_fit_`` or
+        ``feature_names_in_``) is removed first, and only those of this
+        fit's configuration are set, also when the fit fails.
 
         Parameters
         ----------
@@ -267,12 +306,25 @@ class KernelPCA(KernelMixin, NystroemMixin, DaskNystroemMixin, PreimageMixin, Cl
         -------
         self : KernelPCA
             The fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            Among others: a precomputed matrix (or the matrix of a kernel
+            function of your own) whose centred matrix is not symmetric
+            beyond round-off; a kernel matrix of distinct samples that
+            underflowed (largest entry below ``tiny / eps`` of the dtype,
+            about 1e-292 for float64: for the linear kernel, samples of
+            size about 1e-146 or less),
+            with how to rescale X; more components than positive
+            eigenvalues.
         """
+        self._clear_fit()
         self._check_params()
         if is_dask_array(X):
             return self._fit_dask(X)
-        # a copy: X_fit_ must not change when the caller's array does
-        X = validate_data(self, X, dtype=_FLOAT_DTYPES, ensure_min_samples=2, copy=True,
+        # copy_X: X_fit_ must not change when the caller's array does
+        X = validate_data(self, X, dtype=_FLOAT_DTYPES, ensure_min_samples=2, copy=self.copy_X,
                           accept_sparse=("csr", "csc"))
         if issparse(X):
             self._check_sparse_fit()
@@ -301,9 +353,12 @@ class KernelPCA(KernelMixin, NystroemMixin, DaskNystroemMixin, PreimageMixin, Cl
 
         K = self._gram(X)
         K_scale = max(K.max(), -K.min())  # the round-off of centring scales with it
+        self._check_underflow(K_scale, X)
         # the centring is internal: never a DataFrame, whatever set_output says
         centerer = KernelCenterer().set_output(transform="default").fit(K)
         K_c = centerer.transform(K, copy=False)  # in place: K is not needed again
+        # the solver reads one triangle of K_c, transform all of it
+        self._check_symmetric(K_c, X.dtype, scale=K_scale, centred=True)
 
         eigenvalues, betas = self._solve(K_c, q)
         self._warn_if_not_psd(K_c, eigenvalues, K_scale)

@@ -350,7 +350,8 @@ class NystroemMixin:
 
     def _landmark_factor(self, landmarks):
         """K_mm and its truncated pseudo-inverse square root P (warns if K_mm is not PSD)."""
-        K_mm = self._gram(landmarks)
+        K_mm = self._check_symmetric(self._gram(landmarks), np.float64)  # the landmarks are float64
+        self._check_underflow(np.abs(K_mm).max(), landmarks)
         P, s = pinv_sqrt_factor(K_mm)
         self._warn_if_landmarks_not_psd(s, landmarks.shape[0])
         if P.shape[1] == 0:

@@ -21,6 +21,10 @@ import kpca_lib as kl
         kl.KernelPCA(n_components=2, kernel="rbf", gamma=0.5),
         kl.KernelPCA(n_components=2, eigen_solver="randomized", random_state=0),
         kl.PCA(n_components="mle"),
+        # scikit-learn's remove_zero_eig, copy_X and n_jobs (issue 35)
+        kl.KernelPCA(n_components=2, kernel="rbf", remove_zero_eig=True, copy_X=False, n_jobs=2),
+        # (a seed: with the linear kernel, random landmarks could have rank 1 on check_estimator's data)
+        kl.KernelPCA(n_components=2, approximation="nystroem", n_landmarks=5, n_jobs=2, random_state=0),
     ]
 )
 def test_sklearn_compatible_estimator(estimator, check):
