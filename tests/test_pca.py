@@ -270,3 +270,56 @@ def test_sparse_samples_are_never_made_dense(shape, method):
     # the measure sees numpy's arrays: making X dense shows
     assert _peak_bytes(X.toarray) > 4 * bound
     assert _peak_bytes(lambda: kl.PCA(5, method=method).fit(X).transform(X)) < bound
+
+
+def _offset_sample(offset, n=100, d=8, seed=0):
+    """Four near-constant columns (``offset`` plus a spread of 1) beside four half-sparse ones."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    X[:, :4] += offset
+    X[:, 4:][rng.random((n, d - 4)) < 0.5] = 0.0
+    return X
+
+
+@pytest.mark.parametrize("offset", [1e6, 1e8])
+@pytest.mark.parametrize("method", ["covariance", "gram", "svd"])
+def test_sparse_columns_with_a_large_offset_do_not_cancel(method, offset):
+    # issue 35, item 6: implicit centring (X^T X - n mean mean^T) cancelled on columns of
+    # mean 1e8 and spread 1: variances 1e-3 off at offset 1e6, up to inf (a zero) at 1e8,
+    # and a false rank 6 of 8 from the covariance route, all without a word. The
+    # reference centres explicitly, then takes the SVD (scikit-learn's "full"); the data
+    # are known to eps * offset = 1.5e-8 of a spread of 1, so 1e-10 relative on the
+    # variances is far below anything the data can tell apart (measured: 4e-15), and the
+    # components (eigenvalue gaps >= 0.05) agree to 1e-8, signs included
+    import scipy.sparse as sp
+
+    X = _offset_sample(offset)
+    n = X.shape[0]
+    pca = kl.PCA(n_components=4 if method == "svd" else None, method=method).fit(sp.csr_matrix(X))
+    assert pca.n_components_ == (4 if method == "svd" else 8)  # the data have full rank 8
+    reference = SklearnPCA(n_components=pca.n_components_, svd_solver="full").fit(X)
+    np.testing.assert_allclose(pca.explained_variance_, reference.explained_variance_ * (n - 1) / n, rtol=1e-10)
+    np.testing.assert_allclose(pca.components_, reference.components_, atol=1e-8)
+    np.testing.assert_allclose(pca.explained_variance_ratio_, reference.explained_variance_ratio_, rtol=1e-10)
+    # a derived identity: all the variances add up to the trace of C, the columns' variances
+    if method != "svd":
+        np.testing.assert_allclose(pca.explained_variance_.sum(), X.var(axis=0).sum(), rtol=1e-12)
+
+
+def test_sparse_offset_columns_alone_are_made_dense():
+    # issue 35, item 6: the columns centred explicitly (mean above spread) store more than
+    # half their entries; the others stay sparse. 10000 x 200 at density 0.005 with two
+    # columns of offset 1e8: dense X takes 16 MB, the two dense columns 0.16 MB
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(0)
+    near_constant = 1e8 + rng.standard_normal((10000, 2))
+    X = sp.hstack([sp.csr_matrix(near_constant),
+                   sp.random(10000, 198, density=0.005, format="csr", random_state=0)]).tocsr()
+    bound = X.shape[0] * X.shape[1] * 8 // 4  # a quarter of dense X
+    pca = kl.PCA(3, method="covariance")
+    assert _peak_bytes(lambda: pca.fit(X)) < bound
+    # against the covariance of the explicitly centred, dense samples (after the measure)
+    X_c = X.toarray() - X.toarray().mean(axis=0)
+    reference = np.linalg.eigvalsh(X_c.T @ X_c / X.shape[0])[::-1][:3]
+    np.testing.assert_allclose(pca.explained_variance_, reference, rtol=1e-10)
