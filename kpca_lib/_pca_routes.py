@@ -32,9 +32,12 @@ def power_of_two_scale(largest):
     return float(np.ldexp(1.0, int(np.frexp(largest)[1])))
 
 
-def centred_scaled(X64, mean):
-    """``(X - mean) / scale`` as a new array, and ``scale`` (0 when every sample is the mean)."""
-    X_c = X64 - mean
+def centred_scaled(X64, mean, in_place=False):
+    """``(X - mean) / scale``, and ``scale`` (0 when every sample is the mean).
+
+    A new array, or X64 itself, overwritten, when ``in_place``.
+    """
+    X_c = np.subtract(X64, mean, out=X64) if in_place else X64 - mean
     scale = power_of_two_scale(np.abs(X_c).max())
     if scale:
         X_c /= scale

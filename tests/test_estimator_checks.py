@@ -21,6 +21,9 @@ import kpca_lib as kl
         kl.KernelPCA(n_components=2, kernel="rbf", gamma=0.5),
         kl.KernelPCA(n_components=2, eigen_solver="randomized", random_state=0),
         kl.PCA(n_components="mle"),
+        kl.PCA(n_components=1, svd_solver="randomized", random_state=0),
+        kl.PCA(n_components=1, svd_solver="arpack", random_state=0),
+        kl.PCA(svd_solver="covariance_eigh", copy=True),
     ]
 )
 def test_sklearn_compatible_estimator(estimator, check):
