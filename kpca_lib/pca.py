@@ -263,6 +263,37 @@ class PCA(ProbabilisticPCAMixin, ClassNamePrefixFeaturesOutMixin, TransformerMix
         self : PCA
             The fitted estimator.
         """
+        self._fit(X)
+        return self
+
+    def fit_transform(self, X, y=None):
+        """Fit the model on X and project X on the components.
+
+        Parameters
+        ----------
+        X : {array-like, scipy.sparse matrix} of shape (n_samples, n_features)
+            Training samples as rows (see :meth:`fit`).
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        Z : ndarray of shape (n_samples, n_components)
+            ``transform(X)`` of the fitted model. With ``copy=False`` the
+            projections are those of the centred X that ``fit`` left in
+            place of X, as in scikit-learn.
+        """
+        X_c = self._fit(X)
+        if self.copy or X_c is None:
+            return self.transform(X)
+        X_c, scale = X_c  # X itself, centred and divided by scale in place
+        Z = (X_c @ self.components_.T.astype(np.float64)) * scale
+        if self.whiten:
+            Z /= self._whitening_scale()
+        return Z
+
+    def _fit(self, X):
+        """Fit; return the dense centred samples and their scale when X was overwritten, else None."""
         # copy=False: the dense X may be centred in place (then it must be writeable)
         X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2,
                           accept_sparse=("csr", "csc"), force_writeable=not self.copy)
@@ -277,7 +308,7 @@ class PCA(ProbabilisticPCAMixin, ClassNamePrefixFeaturesOutMixin, TransformerMix
             method = "gram" if d > n else "covariance"
         mean = np.asarray(X.mean(axis=0, dtype=np.float64)).ravel()
         fit_route = self._fit_sparse if issparse(X) else self._fit_dense
-        lambdas, W, q, method, total, scale = fit_route(X, mean, q, method)
+        lambdas, W, q, method, total, scale, X_c = fit_route(X, mean, q, method)
 
         # flip signs so that refits and all routes give the same components
         _, components = svd_flip(None, np.ascontiguousarray(W[:, :q].T), u_based_decision=False)
@@ -293,7 +324,7 @@ class PCA(ProbabilisticPCAMixin, ClassNamePrefixFeaturesOutMixin, TransformerMix
         self.n_samples_ = n
         self._n_features_out = q
         self.method_ = method
-        return self
+        return (X_c, scale) if X_c is not None and X_c is X else None
 
     def _route(self, sparse):
         """The route asked for by ``method`` and ``svd_solver`` ("auto" when both leave it open)."""
@@ -363,7 +394,7 @@ class PCA(ProbabilisticPCAMixin, ClassNamePrefixFeaturesOutMixin, TransformerMix
             lambdas, W = eigen_route(X_c, q, method)
         precision = (np.finfo(X.dtype).eps, data_norm / scale)
         lambdas, W, q, method = self._settle_rank(X_c, lambdas, W, q, method, total, precision)
-        return lambdas, W, q, method, total, scale
+        return lambdas, W, q, method, total, scale, X_c
 
     def _fit_sparse(self, X, mean, q, method):
         """Routes on sparse samples, centred implicitly; the squared routes cannot fall back on a dense SVD."""
@@ -392,7 +423,7 @@ class PCA(ProbabilisticPCAMixin, ClassNamePrefixFeaturesOutMixin, TransformerMix
         q = self._final_q(rank, q, lambdas, total, n)
         if method not in _SVD_ROUTES and lambdas[q - 1] <= _SQUARED_ROUTE_LIMIT * lambdas[0]:
             self._warn_squared_route(lambdas, q, method, rank)
-        return lambdas, W, q, method, total, scale
+        return lambdas, W, q, method, total, scale, None
 
     def _settle_rank(self, X_c, lambdas, W, q, method, total, precision):
         """The final q, from the rank of X_c, and the route that computes it.

@@ -323,3 +323,79 @@ def test_sparse_offset_columns_alone_are_made_dense():
     X_c = X.toarray() - X.toarray().mean(axis=0)
     reference = np.linalg.eigvalsh(X_c.T @ X_c / X.shape[0])[::-1][:3]
     np.testing.assert_allclose(pca.explained_variance_, reference, rtol=1e-10)
+
+
+@pytest.mark.parametrize("solver", ["full", "covariance_eigh", "arpack", "randomized"])
+def test_svd_solver_matches_full_and_sklearn(solver):
+    # issue 35, item 13: PCA(svd_solver=..., random_state=...) raised TypeError. On digits
+    # (1797 x 64), q = 5: every solver agrees with scikit-learn's PCA with the same solver
+    # and seed (the same algorithm on the same numbers, the centred data scaled by a power
+    # of two, exact: measured 0 to 5e-15), signs included, and with LAPACK's SVD ("full"):
+    # ARPACK and the eigen-solver to round-off; the randomized SVD (10 oversamples, 7 power
+    # iterations) to within its error factor (s_{q+11} / s_q)^(2 * 7 + 1) = 2.5e-5 on
+    # these data (Halko, Martinsson and Tropp 2011, Cor. 10.10; measured 8e-6 on the
+    # components, 1.3e-9 on the variances)
+    from sklearn.datasets import load_digits
+
+    X = load_digits().data
+    n, q = X.shape[0], 5
+    pca = kl.PCA(q, svd_solver=solver, random_state=0).fit(X)
+    reference = SklearnPCA(q, svd_solver=solver, random_state=0).fit(X)
+    np.testing.assert_allclose(pca.explained_variance_, reference.explained_variance_ * (n - 1) / n, rtol=1e-12)
+    np.testing.assert_allclose(pca.components_, reference.components_, atol=1e-12)
+    np.testing.assert_allclose(pca.transform(X), reference.transform(X), atol=1e-10)
+    full = SklearnPCA(q, svd_solver="full").fit(X)
+    s = np.linalg.svd(X - X.mean(axis=0), compute_uv=False)
+    tolerance = (s[q + 10] / s[q - 1]) ** 15 if solver == "randomized" else 1e-12
+    np.testing.assert_allclose(pca.explained_variance_, full.explained_variance_ * (n - 1) / n, rtol=tolerance)
+    np.testing.assert_allclose(pca.components_, full.components_, atol=tolerance)
+    assert pca.method_ == {"full": "svd", "covariance_eigh": "covariance"}.get(solver, solver)
+
+
+def test_svd_solver_arpack_on_sparse_samples_matches_sklearn():
+    # issue 35, item 13: ARPACK on the implicitly centred sparse X, scikit-learn's start vector
+    import scipy.sparse as sp
+
+    X = sp.random(300, 40, density=0.2, format="csr", random_state=0)
+    pca = kl.PCA(4, svd_solver="arpack", random_state=3).fit(X)
+    reference = SklearnPCA(4, svd_solver="arpack", random_state=3).fit(X)
+    np.testing.assert_allclose(pca.singular_values_, reference.singular_values_, rtol=1e-12)
+    np.testing.assert_allclose(pca.components_, reference.components_, atol=1e-12)
+
+
+def test_copy_false_centres_in_place_and_copy_true_does_not():
+    # issue 35, item 13: scikit-learn's meaning of copy=False: X may be overwritten
+    X = load_iris().data
+    kept = X.copy()
+    expected = kl.PCA(2).fit_transform(X)
+    np.testing.assert_array_equal(X, kept)  # copy=True (default) leaves X alone
+    np.testing.assert_allclose(kl.PCA(2, copy=False).fit_transform(X), expected, atol=1e-12)
+    assert not np.allclose(X, kept)  # centred (and scaled) in place
+    np.testing.assert_allclose(X.mean(axis=0), 0.0, atol=1e-12)
+    # whitened, and against scikit-learn's (whose whitening divides by n - 1: sqrt((n - 1) / n))
+    X = kept.copy()
+    Z = kl.PCA(2, whiten=True, copy=False).fit_transform(X)
+    n = X.shape[0]
+    np.testing.assert_allclose(Z * np.sqrt((n - 1) / n),
+                               SklearnPCA(2, whiten=True, svd_solver="full").fit_transform(kept), atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("params", "sparse", "error", "match"),
+    [
+        ({"svd_solver": "lobpcg"}, False, ValueError, r"svd_solver must be one of .*'lobpcg'"),
+        ({"svd_solver": "full", "method": "gram"}, False, ValueError, r"svd_solver='full'.*method='gram'"),
+        ({"svd_solver": "arpack"}, False, ValueError, r"svd_solver='arpack'.*n_components must be an int in \[1, 3\]"),
+        ({"svd_solver": "arpack", "n_components": 4}, False, ValueError, r"in \[1, 3\].*got 4"),
+        ({"svd_solver": "randomized", "n_components": 0.9}, False, ValueError, r"svd_solver='randomized'.*got 0.9"),
+        ({"svd_solver": "randomized", "n_components": 2}, True, TypeError, r"svd_solver='randomized' needs a dense X"),
+        ({"svd_solver": "full"}, True, TypeError, r"svd_solver='full' needs a dense X"),
+    ],
+)
+def test_unsupported_svd_solver_settings_are_named(params, sparse, error, match):
+    # issue 35, item 13: a clear error naming the unsupported value
+    import scipy.sparse as sp
+
+    X = load_iris().data
+    with pytest.raises(error, match=match):
+        kl.PCA(**params).fit(sp.csr_matrix(X) if sparse else X)
