@@ -97,7 +97,7 @@ class SparseCentred:
 
     Attributes
     ----------
-    X_r : scipy.sparse matrix, CSC, of shape (n, d_r)
+    X_r : scipy.sparse matrix of shape (n, d_r)
         The implicitly centred columns ``rest``, divided by ``scale``.
     mean_r : ndarray of shape (d_r,)
         Their mean, divided by ``scale``.
@@ -115,15 +115,18 @@ class SparseCentred:
 
     def __init__(self, X, mean):
         n, d = X.shape
-        X = X.tocsc().astype(np.float64)
-        counts = np.diff(X.indptr)
-        deviations = X.data - np.repeat(mean, counts)
-        sums = np.bincount(np.repeat(np.arange(d), counts), weights=deviations**2, minlength=d)
+        X = X.astype(np.float64, copy=False)
+        # the column of each stored entry
+        columns = X.indices if X.format == "csr" else np.repeat(np.arange(d), np.diff(X.indptr))
+        counts = np.bincount(columns, minlength=d)
+        deviations = X.data - mean[columns]
+        sums = np.bincount(columns, weights=deviations**2, minlength=d)
         # the zeros deviate by -mean
         variances = (sums + (n - counts) * mean**2) / n
         offset = mean**2 > OFFSET_LIMIT**2 * variances
         self.rest, self.dense = np.flatnonzero(~offset), np.flatnonzero(offset)
-        X_r, mean_r = X[:, self.rest], mean[self.rest]
+        # no offset column (the common case): X as it is, no copy
+        X_r, mean_r = (X[:, self.rest], mean[self.rest]) if self.dense.size else (X, mean)
         D = X[:, self.dense].toarray() - mean[self.dense]
         largest = max(np.abs(X_r.data).max(initial=0.0), np.abs(mean_r).max(initial=0.0),
                       np.abs(D).max(initial=0.0))
@@ -132,25 +135,38 @@ class SparseCentred:
             X_r, mean_r, D, variances = X_r / scale, mean_r / scale, D / scale, variances / scale / scale
         self.X_r, self.mean_r, self.D, self.variances = X_r, mean_r, D, variances
         self.shape = (n, d)
+        self.X_rt = None  # X_r^T in CSR, made by the ARPACK route for fast products
+
+    def transpose_products(self):
+        """Keep ``X_r^T`` in CSR, for fast ``rmatvec`` (costs one copy of the sparse part)."""
+        self.X_rt = self.X_r.T.tocsr()
 
     def matvec(self, V):
         """``X_c V`` for V of shape (d,) or (d, k)."""
+        if not self.dense.size:
+            return self.X_r @ V - self.mean_r @ V
         V_r = V[self.rest]
         return self.X_r @ V_r - self.mean_r @ V_r + self.D @ V[self.dense]
 
     def rmatvec(self, U):
         """``X_c^T U`` for U of shape (n,) or (n, k)."""
         result = np.empty((self.shape[1],) + U.shape[1:])
-        result[self.rest] = self.X_r.T @ U - np.multiply.outer(self.mean_r, U.sum(axis=0))
+        X_rt = self.X_r.T if self.X_rt is None else self.X_rt
+        if not self.dense.size:
+            return X_rt @ U - np.multiply.outer(self.mean_r, U.sum(axis=0))
+        result[self.rest] = X_rt @ U - np.multiply.outer(self.mean_r, U.sum(axis=0))
         result[self.dense] = self.D.T @ U
         return result
 
     def covariance(self):
         """``C = X_c^T X_c / n`` (d x d)."""
         n = self.shape[0]
+        C_rr = (self.X_r.T @ self.X_r).toarray() / n - np.outer(self.mean_r, self.mean_r)
+        if not self.dense.size:
+            return C_rr
         r, k = self.rest, self.dense
         C = np.empty((self.shape[1],) * 2)
-        C[np.ix_(r, r)] = (self.X_r.T @ self.X_r).toarray() / n - np.outer(self.mean_r, self.mean_r)
+        C[np.ix_(r, r)] = C_rr
         # X_rc^T D = X_r^T D - mean_r (1^T D), where 1^T D is round-off of 0
         C_rk = (self.X_r.T @ self.D - np.outer(self.mean_r, self.D.sum(axis=0))) / n
         C[np.ix_(r, k)] = C_rk
@@ -188,6 +204,7 @@ def sparse_eigen_route(X_cs, q, method):
 def sparse_svd_route(X_cs, q, v0):
     """The q < min(n, d) largest variances by ARPACK (``svds``) on a :class:`SparseCentred` ``X_cs``."""
     n, d = X_cs.shape
+    X_cs.transpose_products()
     operator = LinearOperator((n, d), matvec=lambda v: X_cs.matvec(np.ravel(v)),
                               rmatvec=lambda u: X_cs.rmatvec(np.ravel(u)), dtype=np.float64)
     _, singular_values, Wt = svds(operator, k=q, v0=v0)
