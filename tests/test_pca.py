@@ -399,3 +399,25 @@ def test_unsupported_svd_solver_settings_are_named(params, sparse, error, match)
     X = load_iris().data
     with pytest.raises(error, match=match):
         kl.PCA(**params).fit(sp.csr_matrix(X) if sparse else X)
+
+
+@pytest.mark.parametrize("method", ["covariance", "gram"])
+def test_float32_sparse_columns_with_a_large_offset(method):
+    # issue 35, item 6: in float32, 1e8 + N(0, 1) rounds to 1e8 (the spacing there is 8),
+    # so two columns are constant; scipy's mean of a float32 sparse matrix, summed in
+    # float32, came out 32 below 1e8, a false variance of 2 * 32^2 = 2048 on top of the
+    # three real ones. Reference: scikit-learn's full SVD of the same float32 values in
+    # float64; rtol 1e-5 is float32's precision of the result
+    import scipy.sparse as sp
+
+    X = _offset_sample(1e8, n=60, d=6, seed=1)
+    X[:, 2:4] = X[:, 4:]  # two half-sparse columns beside two near-constant ones
+    X = X[:, :4]
+    X32 = sp.csr_matrix(X).astype(np.float32)
+    X64 = X32.toarray().astype(np.float64)
+    assert np.ptp(X64[:, :2]) == 0  # the offset columns are constant in float32
+    pca = kl.PCA(method=method).fit(X32)
+    reference = SklearnPCA(2, svd_solver="full").fit(X64)
+    n = X.shape[0]
+    assert pca.n_components_ == 2
+    np.testing.assert_allclose(pca.explained_variance_, reference.explained_variance_ * (n - 1) / n, rtol=1e-5)
