@@ -21,6 +21,14 @@ digits, and one below the round-off of C is lost. The *SVD route*,
 ``method="auto"`` takes it when the squared route would lose accuracy.
 Every route scales the centred data by a power of two before squaring, so
 that data of any size (1e-170 or 1e170) keep their variances' digits.
+scikit-learn's truncated solvers are there too (``svd_solver="arpack"`` and
+``"randomized"``), with its names for the others (``"full"``,
+``"covariance_eigh"``).
+
+Sparse samples are centred implicitly, except for the columns whose mean
+exceeds their spread: there ``X^T X - n mean mean^T`` would cancel (an offset
+of 1e8 on values that vary by 1 leaves no correct digit), so those columns,
+which store most of their entries anyway, are centred explicitly.
 
 The fitted model is also a density, probabilistic PCA
 (:mod:`kpca_lib.probabilistic_pca`): ``noise_variance_``, ``score``.
