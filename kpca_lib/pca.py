@@ -317,7 +317,7 @@ class PCA(ProbabilisticPCAMixin, ClassNamePrefixFeaturesOutMixin, TransformerMix
         if issparse(X):
             # scipy sums a float32 sparse matrix in float32 whatever the dtype asked for
             # (a mean of 1e8 came out 32 off): sum in float64
-            mean = np.asarray(X.astype(np.float64).mean(axis=0)).ravel()
+            mean = np.asarray(X.astype(np.float64, copy=False).mean(axis=0)).ravel()
         else:
             mean = np.asarray(X.mean(axis=0, dtype=np.float64)).ravel()
         fit_route = self._fit_sparse if issparse(X) else self._fit_dense
