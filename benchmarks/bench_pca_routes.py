@@ -15,21 +15,21 @@ Measured 2026-11-28 on the 2-core machine shared with other sessions (load
 average 7 to 9), BLAS on one thread, main (before issue 35) and after, in the
 same minute; best CPU time in ms, ratio against scikit-learn 1.9.1:
 
-==========================  =====================  =============  =============
-data                        route                  before (ratio) after (ratio)
-==========================  =====================  =============  =============
-dense 2000 x 100            method="auto"          3.9 (1.89)     4.2 (2.12)
-dense 2000 x 100            method="covariance"    3.7 (1.70)     4.0 (2.22)
-dense 2000 x 100            method="svd"           11.8 (0.97)    11.1 (0.94)
-dense 2000 x 100            svd_solver="arpack"    n/a            9.1 (1.18)
-dense 2000 x 100            svd_solver="randomized" n/a           8.8 (1.53)
-dense 300 x 3000            method="auto"          17.7 (0.17)    19.0 (0.18)
-dense 300 x 3000            method="gram"          20.1 (0.19)    18.7 (0.18)
-sparse 20000 x 300          method="covariance"    8.8 (0.68)     9.0 (0.71)
-sparse 20000 x 300          method="svd"           33.6 (0.52)    36.8 (0.57)
-sparse, 3 offset columns    method="covariance"    10.6 (0.68)    12.1 (0.85)
-sparse, 3 offset columns    method="svd"           46.2 (0.69)    40.7 (0.62)
-==========================  =====================  =============  =============
+========================  =======================  ==============  =============
+data                      route                    before (ratio)  after (ratio)
+========================  =======================  ==============  =============
+dense 2000 x 100          method="auto"            3.9 (1.89)      4.2 (2.12)
+dense 2000 x 100          method="covariance"      3.7 (1.70)      4.0 (2.22)
+dense 2000 x 100          method="svd"             11.8 (0.97)     11.1 (0.94)
+dense 2000 x 100          svd_solver="arpack"      n/a             9.1 (1.18)
+dense 2000 x 100          svd_solver="randomized"  n/a             8.8 (1.53)
+dense 300 x 3000          method="auto"            17.7 (0.17)     19.0 (0.18)
+dense 300 x 3000          method="gram"            20.1 (0.19)     18.7 (0.18)
+sparse 20000 x 300        method="covariance"      8.8 (0.68)      9.0 (0.71)
+sparse 20000 x 300        method="svd"             33.6 (0.52)     36.8 (0.57)
+sparse, 3 offset columns  method="covariance"      10.6 (0.68)     12.1 (0.85)
+sparse, 3 offset columns  method="svd"             46.2 (0.69)     40.7 (0.62)
+========================  =======================  ==============  =============
 
 Run to run, the same line moved by up to 20 % on that machine (the dense
 covariance route read 3.5 to 4.0 ms before and 3.5 to 4.0 ms after over
