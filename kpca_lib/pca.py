@@ -21,6 +21,14 @@ digits, and one below the round-off of C is lost. The *SVD route*,
 ``method="auto"`` takes it when the squared route would lose accuracy.
 Every route scales the centred data by a power of two before squaring, so
 that data of any size (1e-170 or 1e170) keep their variances' digits.
+scikit-learn's truncated solvers are there too (``svd_solver="arpack"`` and
+``"randomized"``), with its names for the others (``"full"``,
+``"covariance_eigh"``).
+
+Sparse samples are centred implicitly, except for the columns whose mean
+exceeds their spread: there ``X^T X - n mean mean^T`` would cancel (an offset
+of 1e8 on values that vary by 1 leaves no correct digit), so those columns,
+which store most of their entries anyway, are centred explicitly.
 
 The fitted model is also a density, probabilistic PCA
 (:mod:`kpca_lib.probabilistic_pca`): ``noise_variance_``, ``score``.
@@ -33,16 +41,18 @@ import numpy as np
 from scipy.linalg import norm as scipy_norm
 from scipy.linalg import svd
 from scipy.sparse import issparse
+from scipy.sparse.linalg import svds
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
-from sklearn.utils.extmath import svd_flip
+from sklearn.utils import check_random_state
+from sklearn.utils.extmath import randomized_svd, svd_flip
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._linalg import numerical_rank
 from ._pca_routes import (
+    SparseCentred,
     centred_scaled,
     eigen_route,
     sparse_eigen_route,
-    sparse_scale,
     sparse_svd_route,
     svd_route,
 )
@@ -52,6 +62,11 @@ from .probabilistic_pca import ProbabilisticPCAMixin, minka_n_components, noise_
 __all__ = ["PCA"]
 
 _METHODS = ("auto", "covariance", "gram", "svd")
+# scikit-learn's svd_solver, and the route each one takes here
+_SVD_SOLVERS = {"auto": None, "full": "svd", "covariance_eigh": "covariance", "arpack": "arpack",
+                "randomized": "randomized"}
+# the routes that compute singular values of X_c rather than eigenvalues of its square
+_SVD_ROUTES = ("svd", "arpack", "randomized")
 # variances (relative to the largest) below which the covariance and Gram
 # routes keep fewer than about half of the 16 digits: eigenvalues of C carry
 # an absolute error of about size * eps * lambda_1
@@ -102,12 +117,49 @@ class PCA(ProbabilisticPCAMixin, ClassNamePrefixFeaturesOutMixin, TransformerMix
         route ``H X X^T H`` (n x n), and ``"svd"`` runs ARPACK on the
         implicitly centred X (an int ``n_components < min(n, d)``), as
         scikit-learn's ``covariance_eigh`` and ``arpack`` solvers do.
+        Implicit centring subtracts ``n mean mean^T`` from ``X^T X``, which
+        cancels on a column whose mean is far above its spread: an offset
+        of 1e8 on values that vary by 1 leaves no correct digit of their
+        variance (scikit-learn's ``covariance_eigh`` is 8x off on such
+        sparse data, 18x on dense). Here a column whose mean exceeds its
+        root-mean-square deviation is centred explicitly, as a dense
+        column; such a column stores more than half of its entries, so
+        its dense copy takes no more memory than its sparse form. The
+        other columns are never made dense, and the variances agree with
+        those of the explicitly centred data to round-off.
     whiten : bool, default=False
         Divide each projection by ``sqrt(lambda_k)``, so that the whitened
         projections of the training samples have unit variance in the book's
         convention (dividing by n). scikit-learn divides by
         ``sqrt(n lambda_k / (n - 1))`` (unit variance dividing by n - 1):
         its whitened projections are ``sqrt((n - 1) / n)`` times ours.
+    svd_solver : {"auto", "full", "covariance_eigh", "arpack", "randomized"}, default="auto"
+        scikit-learn's name for the route, accepted with its meaning:
+        ``"full"`` is ``method="svd"`` (LAPACK's SVD of the dense ``X_c``),
+        ``"covariance_eigh"`` is ``method="covariance"``; ``"arpack"``
+        computes the q largest singular triplets of ``X_c`` by ARPACK
+        (``scipy.sparse.linalg.svds``, an int ``n_components <
+        min(n, d)``, dense or sparse X); ``"randomized"`` by Halko et al.'s
+        randomized SVD (``sklearn.utils.extmath.randomized_svd`` with
+        scikit-learn's defaults: 10 oversamples, 7 power iterations when
+        q < 0.1 min(n, d), else 4; an int ``n_components``, dense X).
+        ARPACK converges to round-off; the randomized SVD is exact to
+        round-off only when ``q + 10 >= min(n, d)``, otherwise its error
+        falls with the gap between the q-th and the (q + 11)-th singular
+        values. ``"auto"`` leaves the choice to ``method``; a
+        ``method`` other than ``"auto"`` that asks for another route is
+        an error, and so are ``"full"`` and ``"randomized"`` with sparse X
+        (as in scikit-learn).
+    copy : bool, default=True
+        ``False`` lets ``fit`` centre a float64 ndarray X in place (it is
+        overwritten, as in scikit-learn: use ``fit_transform(X)``, not
+        ``fit(X).transform(X)``), saving one copy of X. Other X (float32,
+        lists, sparse matrices) are never overwritten.
+    random_state : int, RandomState instance or None, default=None
+        Seed of ARPACK's start vector (drawn in [-1, 1]^min(n, d) as
+        scikit-learn draws it) and of the randomized SVD's random block.
+        ``None`` means a fixed seed, 0, so that refits are identical
+        (scikit-learn's ``None`` draws from numpy's global generator).
 
     Attributes
     ----------
@@ -143,7 +195,8 @@ class PCA(ProbabilisticPCAMixin, ClassNamePrefixFeaturesOutMixin, TransformerMix
     n_samples_ : int
         The number of training samples n.
     method_ : str
-        The route taken, ``"covariance"``, ``"gram"`` or ``"svd"``.
+        The route taken, ``"covariance"``, ``"gram"``, ``"svd"``,
+        ``"arpack"`` or ``"randomized"``.
     n_features_in_ : int
         Number of features seen during fit.
 
@@ -158,15 +211,25 @@ class PCA(ProbabilisticPCAMixin, ClassNamePrefixFeaturesOutMixin, TransformerMix
     array([1.3333])
     """
 
-    def __init__(self, n_components=None, method="auto", whiten=False):
+    def __init__(self, n_components=None, method="auto", whiten=False, *, svd_solver="auto", copy=True,
+                 random_state=None):
         self.n_components = n_components
         self.method = method
         self.whiten = whiten
+        self.svd_solver = svd_solver
+        self.copy = copy
+        self.random_state = random_state
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.transformer_tags.preserves_dtype = ["float64", "float32"]
-        tags.input_tags.sparse = self.method != "svd"  # sparse "svd" needs an int n_components
+        # "full" and "randomized" need dense X; sparse "svd" and "arpack" an int n_components
+        if self.svd_solver in ("full", "randomized"):
+            tags.input_tags.sparse = False
+        elif self.method == "svd" or self.svd_solver == "arpack":
+            tags.input_tags.sparse = isinstance(self.n_components, Integral)
+        else:
+            tags.input_tags.sparse = True
         return tags
 
     def _requested(self, q_max, n_samples, n_features):
@@ -197,7 +260,9 @@ class PCA(ProbabilisticPCAMixin, ClassNamePrefixFeaturesOutMixin, TransformerMix
         ----------
         X : {array-like, scipy.sparse matrix} of shape (n_samples, n_features)
             Training samples as rows; at least two, all finite. A sparse
-            matrix (CSR or CSC) is centred implicitly, never made dense.
+            matrix (CSR or CSC) is centred implicitly, except for its
+            columns whose mean exceeds their spread (see ``method``), which
+            are centred explicitly as dense columns.
         y : None
             Ignored.
 
@@ -206,20 +271,57 @@ class PCA(ProbabilisticPCAMixin, ClassNamePrefixFeaturesOutMixin, TransformerMix
         self : PCA
             The fitted estimator.
         """
+        self._fit(X)
+        return self
+
+    def fit_transform(self, X, y=None):
+        """Fit the model on X and project X on the components.
+
+        Parameters
+        ----------
+        X : {array-like, scipy.sparse matrix} of shape (n_samples, n_features)
+            Training samples as rows (see :meth:`fit`).
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        Z : ndarray of shape (n_samples, n_components)
+            ``transform(X)`` of the fitted model. With ``copy=False`` the
+            projections are those of the centred X that ``fit`` left in
+            place of X, as in scikit-learn.
+        """
+        X_c = self._fit(X)
+        if self.copy or X_c is None:
+            return self.transform(X)
+        X_c, scale = X_c  # X itself, centred and divided by scale in place
+        Z = (X_c @ self.components_.T.astype(np.float64)) * scale
+        if self.whiten:
+            Z /= self._whitening_scale()
+        return Z
+
+    def _fit(self, X):
+        """Fit; return the dense centred samples and their scale when X was overwritten, else None."""
+        # copy=False: the dense X may be centred in place (then it must be writeable)
         X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2,
-                          accept_sparse=("csr", "csc"))
+                          accept_sparse=("csr", "csc"), force_writeable=not self.copy)
         n, d = X.shape
-        if self.method not in _METHODS:
-            raise ValueError(f"method must be one of {_METHODS}, got {self.method!r}.")
+        method = self._route(issparse(X))
         # centring removes one dimension, so the rank is at most n - 1
         q_max = min(n - 1, d)
         q = self._requested(q_max, n, d)  # q_max for None, fractions and "mle": all are needed
-        method = self.method
+        if method in ("arpack", "randomized"):
+            self._check_truncated(q, n, d)
         if method == "auto":
             method = "gram" if d > n else "covariance"
-        mean = np.asarray(X.mean(axis=0, dtype=np.float64)).ravel()
+        if issparse(X):
+            # scipy sums a float32 sparse matrix in float32 whatever the dtype asked for
+            # (a mean of 1e8 came out 32 off): sum in float64
+            mean = np.asarray(X.astype(np.float64, copy=False).mean(axis=0)).ravel()
+        else:
+            mean = np.asarray(X.mean(axis=0, dtype=np.float64)).ravel()
         fit_route = self._fit_sparse if issparse(X) else self._fit_dense
-        lambdas, W, q, method, total, scale = fit_route(X, mean, q, method)
+        lambdas, W, q, method, total, scale, X_c = fit_route(X, mean, q, method)
 
         # flip signs so that refits and all routes give the same components
         _, components = svd_flip(None, np.ascontiguousarray(W[:, :q].T), u_based_decision=False)
@@ -235,46 +337,106 @@ class PCA(ProbabilisticPCAMixin, ClassNamePrefixFeaturesOutMixin, TransformerMix
         self.n_samples_ = n
         self._n_features_out = q
         self.method_ = method
-        return self
+        return (X_c, scale) if X_c is not None and X_c is X else None
+
+    def _route(self, sparse):
+        """The route asked for by ``method`` and ``svd_solver`` ("auto" when both leave it open)."""
+        if self.method not in _METHODS:
+            raise ValueError(f"method must be one of {_METHODS}, got {self.method!r}.")
+        if not isinstance(self.svd_solver, str) or self.svd_solver not in _SVD_SOLVERS:
+            raise ValueError(f"svd_solver must be one of {tuple(_SVD_SOLVERS)}, got {self.svd_solver!r}.")
+        route = _SVD_SOLVERS[self.svd_solver]
+        if route is None:
+            return self.method
+        if self.method not in ("auto", route):
+            raise ValueError(
+                f"svd_solver={self.svd_solver!r} takes the {route!r} route, but method={self.method!r} "
+                "asks for another: set one of the two to 'auto'."
+            )
+        if sparse and self.svd_solver in ("full", "randomized"):
+            # as scikit-learn: these solvers factor the dense, explicitly centred X
+            raise TypeError(
+                f"svd_solver={self.svd_solver!r} needs a dense X; a scipy.sparse X is centred "
+                "implicitly by svd_solver='arpack', 'covariance_eigh' or 'auto'."
+            )
+        return route
+
+    def _check_truncated(self, q, n, d):
+        """ARPACK and the randomized SVD compute a given number of components."""
+        limit = min(n, d) - 1 if self.svd_solver == "arpack" else min(n - 1, d)
+        if not isinstance(self.n_components, Integral) or not 1 <= q <= limit:
+            raise ValueError(
+                f"svd_solver={self.svd_solver!r} computes a given number of components: n_components "
+                f"must be an int in [1, {limit}] for n_samples={n}, n_features={d}, got "
+                f"{self.n_components!r}. svd_solver='full' or 'auto' take None, a fraction or 'mle'."
+            )
+
+    def _truncated_svd(self, X_c, q, method):
+        """The q largest variances and unit components of dense ``X_c`` by ARPACK or a randomized SVD."""
+        n, d = X_c.shape
+        random_state = check_random_state(0 if self.random_state is None else self.random_state)
+        if method == "arpack":
+            # the start vector scikit-learn draws (_init_arpack_v0), so equal seeds agree
+            v0 = random_state.uniform(-1.0, 1.0, min(n, d))
+            _, singular_values, Wt = svds(X_c, k=q, tol=0.0, v0=v0)
+            order = np.argsort(singular_values)[::-1]
+            singular_values, Wt = singular_values[order], Wt[order]
+        else:
+            # scikit-learn's defaults: 10 oversamples, 7 power iterations when q < 0.1 min(n, d), else 4
+            _, singular_values, Wt = randomized_svd(X_c, q, n_oversamples=10, n_iter="auto",
+                                                    flip_sign=False, random_state=random_state)
+        return singular_values**2 / n, Wt.T
 
     def _fit_dense(self, X, mean, q, method):
         """Routes on the dense, centred, scaled samples; returns the fit's numbers."""
         X64 = np.asarray(X, dtype=np.float64)  # one copy at most, for float32 input
-        X_c, scale = centred_scaled(X64, mean)
-        if scale == 0:
-            raise ValueError("X has zero variance: every sample is the same point.")
-        total = np.sum(X_c**2) / X_c.shape[0]
-        lambdas, W = svd_route(X_c) if method == "svd" else eigen_route(X_c, q, method)
         # X is known to its dtype's precision relative to its own size, offset
         # included: the centred data carry that round-off, and so their rank
         # scipy's norm (BLAS nrm2) scales as it sums; numpy's squares, and overflows
-        precision = (np.finfo(X.dtype).eps, scipy_norm(X64.ravel(), check_finite=False) / scale)
+        data_norm = scipy_norm(X64.ravel(), check_finite=False)
+        # copy=False: centre X itself when it is already float64 (scikit-learn's meaning)
+        X_c, scale = centred_scaled(X64, mean, in_place=not self.copy and X64 is X)
+        if scale == 0:
+            raise ValueError("X has zero variance: every sample is the same point.")
+        total = np.sum(X_c**2) / X_c.shape[0]
+        if method == "svd":
+            lambdas, W = svd_route(X_c)
+        elif method in _SVD_ROUTES:
+            lambdas, W = self._truncated_svd(X_c, q, method)
+        else:
+            lambdas, W = eigen_route(X_c, q, method)
+        precision = (np.finfo(X.dtype).eps, data_norm / scale)
         lambdas, W, q, method = self._settle_rank(X_c, lambdas, W, q, method, total, precision)
-        return lambdas, W, q, method, total, scale
+        return lambdas, W, q, method, total, scale, X_c
 
     def _fit_sparse(self, X, mean, q, method):
         """Routes on sparse samples, centred implicitly; the squared routes cannot fall back on a dense SVD."""
         n, d = X.shape
-        scale = sparse_scale(X, mean)
+        X_cs = SparseCentred(X, mean)  # columns with a large offset are centred explicitly
+        scale = X_cs.scale
         if scale == 0:
             raise ValueError("X has zero variance: every sample is the same point.")
-        X_s, mean_s = X.astype(np.float64) / scale, mean / scale  # a power of two: exact
-        if method == "svd":
+        if method in ("svd", "arpack"):
             if not isinstance(self.n_components, Integral) or q >= min(n, d):
                 raise ValueError(
                     "method='svd' on a scipy.sparse X computes q < min(n_samples, n_features) "
                     f"components by ARPACK, so n_components must be such an integer, got "
                     f"{self.n_components!r}; method='covariance' or 'gram' compute all of them."
                 )
-            lambdas, W, total = sparse_svd_route(X_s, mean_s, q)
+            if method == "svd" and self.random_state is None:
+                v0 = np.random.default_rng(0).uniform(-1.0, 1.0, min(n, d))  # fixed: refits are identical
+            else:  # as scikit-learn draws it
+                v0 = check_random_state(0 if self.random_state is None else self.random_state).uniform(
+                    -1.0, 1.0, min(n, d))
+            lambdas, W, total = sparse_svd_route(X_cs, q, v0)
         else:
-            lambdas, W, total = sparse_eigen_route(X_s, mean_s, q, method)
+            lambdas, W, total = sparse_eigen_route(X_cs, q, method)
         # the squared routes know a variance to about max(n, d) eps lambda_1
         rank = numerical_rank(lambdas, max(n, d), eps=np.finfo(X.dtype).eps)
         q = self._final_q(rank, q, lambdas, total, n)
-        if method != "svd" and lambdas[q - 1] <= _SQUARED_ROUTE_LIMIT * lambdas[0]:
+        if method not in _SVD_ROUTES and lambdas[q - 1] <= _SQUARED_ROUTE_LIMIT * lambdas[0]:
             self._warn_squared_route(lambdas, q, method, rank)
-        return lambdas, W, q, method, total, scale
+        return lambdas, W, q, method, total, scale, None
 
     def _settle_rank(self, X_c, lambdas, W, q, method, total, precision):
         """The final q, from the rank of X_c, and the route that computes it.
@@ -286,7 +448,7 @@ class PCA(ProbabilisticPCAMixin, ClassNamePrefixFeaturesOutMixin, TransformerMix
         """
         n, d = X_c.shape
         eps, data_norm = precision
-        if method == "svd":
+        if method in _SVD_ROUTES:
             singular_values = np.sqrt(n * lambdas)
         elif lambdas[q - 1] > _SQUARED_ROUTE_LIMIT * lambdas[0]:
             singular_values = None  # all q far above round-off: rank >= q
@@ -298,8 +460,8 @@ class PCA(ProbabilisticPCAMixin, ClassNamePrefixFeaturesOutMixin, TransformerMix
             scale = max(singular_values[0], data_norm)
             rank = numerical_rank(singular_values, max(n, d), scale=scale, eps=eps)
         q = self._final_q(rank, q, lambdas, total, n)
-        if method != "svd" and lambdas[q - 1] <= _SQUARED_ROUTE_LIMIT * lambdas[0]:
-            if self.method == "auto":
+        if method not in _SVD_ROUTES and lambdas[q - 1] <= _SQUARED_ROUTE_LIMIT * lambdas[0]:
+            if self.method == "auto" and self.svd_solver == "auto":
                 lambdas, W = svd_route(X_c)
                 return lambdas, W, q, "svd"
             self._warn_squared_route(lambdas, q, method, numerical_rank(lambdas, max(n, d)))

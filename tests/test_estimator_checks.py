@@ -25,6 +25,9 @@ import kpca_lib as kl
         kl.KernelPCA(n_components=2, kernel="rbf", remove_zero_eig=True, copy_X=False, n_jobs=2),
         # (a seed: with the linear kernel, random landmarks could have rank 1 on check_estimator's data)
         kl.KernelPCA(n_components=2, approximation="nystroem", n_landmarks=5, n_jobs=2, random_state=0),
+        kl.PCA(n_components=1, svd_solver="randomized", random_state=0),
+        kl.PCA(n_components=1, svd_solver="arpack", random_state=0),
+        kl.PCA(svd_solver="covariance_eigh", copy=True),
     ]
 )
 def test_sklearn_compatible_estimator(estimator, check):

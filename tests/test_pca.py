@@ -270,3 +270,154 @@ def test_sparse_samples_are_never_made_dense(shape, method):
     # the measure sees numpy's arrays: making X dense shows
     assert _peak_bytes(X.toarray) > 4 * bound
     assert _peak_bytes(lambda: kl.PCA(5, method=method).fit(X).transform(X)) < bound
+
+
+def _offset_sample(offset, n=100, d=8, seed=0):
+    """Four near-constant columns (``offset`` plus a spread of 1) beside four half-sparse ones."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    X[:, :4] += offset
+    X[:, 4:][rng.random((n, d - 4)) < 0.5] = 0.0
+    return X
+
+
+@pytest.mark.parametrize("offset", [1e6, 1e8])
+@pytest.mark.parametrize("method", ["covariance", "gram", "svd"])
+def test_sparse_columns_with_a_large_offset_do_not_cancel(method, offset):
+    # issue 35, item 6: implicit centring (X^T X - n mean mean^T) cancelled on columns of
+    # mean 1e8 and spread 1: variances 1e-3 off at offset 1e6, up to inf (a zero) at 1e8,
+    # and a false rank 6 of 8 from the covariance route, all without a word. The
+    # reference centres explicitly, then takes the SVD (scikit-learn's "full"); the data
+    # are known to eps * offset = 1.5e-8 of a spread of 1, so 1e-10 relative on the
+    # variances is far below anything the data can tell apart (measured: 4e-15), and the
+    # components (eigenvalue gaps >= 0.05) agree to 1e-8, signs included
+    import scipy.sparse as sp
+
+    X = _offset_sample(offset)
+    n = X.shape[0]
+    pca = kl.PCA(n_components=4 if method == "svd" else None, method=method).fit(sp.csr_matrix(X))
+    assert pca.n_components_ == (4 if method == "svd" else 8)  # the data have full rank 8
+    reference = SklearnPCA(n_components=pca.n_components_, svd_solver="full").fit(X)
+    np.testing.assert_allclose(pca.explained_variance_, reference.explained_variance_ * (n - 1) / n, rtol=1e-10)
+    np.testing.assert_allclose(pca.components_, reference.components_, atol=1e-8)
+    np.testing.assert_allclose(pca.explained_variance_ratio_, reference.explained_variance_ratio_, rtol=1e-10)
+    # a derived identity: all the variances add up to the trace of C, the columns' variances
+    if method != "svd":
+        np.testing.assert_allclose(pca.explained_variance_.sum(), X.var(axis=0).sum(), rtol=1e-12)
+
+
+def test_sparse_offset_columns_alone_are_made_dense():
+    # issue 35, item 6: the columns centred explicitly (mean above spread) store more than
+    # half their entries; the others stay sparse. 10000 x 200 at density 0.005 with two
+    # columns of offset 1e8: dense X takes 16 MB, the two dense columns 0.16 MB
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(0)
+    near_constant = 1e8 + rng.standard_normal((10000, 2))
+    X = sp.hstack([sp.csr_matrix(near_constant),
+                   sp.random(10000, 198, density=0.005, format="csr", random_state=0)]).tocsr()
+    bound = X.shape[0] * X.shape[1] * 8 // 4  # a quarter of dense X
+    pca = kl.PCA(3, method="covariance")
+    assert _peak_bytes(lambda: pca.fit(X)) < bound
+    # against the covariance of the explicitly centred, dense samples (after the measure)
+    X_c = X.toarray() - X.toarray().mean(axis=0)
+    reference = np.linalg.eigvalsh(X_c.T @ X_c / X.shape[0])[::-1][:3]
+    np.testing.assert_allclose(pca.explained_variance_, reference, rtol=1e-10)
+
+
+@pytest.mark.parametrize("solver", ["full", "covariance_eigh", "arpack", "randomized"])
+def test_svd_solver_matches_full_and_sklearn(solver):
+    # issue 35, item 13: PCA(svd_solver=..., random_state=...) raised TypeError. On digits
+    # (1797 x 64), q = 5: every solver agrees with scikit-learn's PCA with the same solver
+    # and seed (the same algorithm on the same numbers, the centred data scaled by a power
+    # of two, exact: measured 0 to 5e-15), signs included, and with LAPACK's SVD ("full"):
+    # ARPACK and the eigen-solver to round-off; the randomized SVD (10 oversamples, 7 power
+    # iterations) to within its error factor (s_{q+11} / s_q)^(2 * 7 + 1) = 2.5e-5 on
+    # these data (Halko, Martinsson and Tropp 2011, Cor. 10.10; measured 8e-6 on the
+    # components, 1.3e-9 on the variances)
+    from sklearn.datasets import load_digits
+
+    X = load_digits().data
+    n, q = X.shape[0], 5
+    pca = kl.PCA(q, svd_solver=solver, random_state=0).fit(X)
+    reference = SklearnPCA(q, svd_solver=solver, random_state=0).fit(X)
+    np.testing.assert_allclose(pca.explained_variance_, reference.explained_variance_ * (n - 1) / n, rtol=1e-12)
+    np.testing.assert_allclose(pca.components_, reference.components_, atol=1e-12)
+    np.testing.assert_allclose(pca.transform(X), reference.transform(X), atol=1e-10)
+    full = SklearnPCA(q, svd_solver="full").fit(X)
+    s = np.linalg.svd(X - X.mean(axis=0), compute_uv=False)
+    tolerance = (s[q + 10] / s[q - 1]) ** 15 if solver == "randomized" else 1e-12
+    np.testing.assert_allclose(pca.explained_variance_, full.explained_variance_ * (n - 1) / n, rtol=tolerance)
+    np.testing.assert_allclose(pca.components_, full.components_, atol=tolerance)
+    assert pca.method_ == {"full": "svd", "covariance_eigh": "covariance"}.get(solver, solver)
+
+
+def test_svd_solver_arpack_on_sparse_samples_matches_sklearn():
+    # issue 35, item 13: ARPACK on the implicitly centred sparse X, scikit-learn's start vector
+    import scipy.sparse as sp
+
+    X = sp.random(300, 40, density=0.2, format="csr", random_state=0)
+    pca = kl.PCA(4, svd_solver="arpack", random_state=3).fit(X)
+    reference = SklearnPCA(4, svd_solver="arpack", random_state=3).fit(X)
+    np.testing.assert_allclose(pca.singular_values_, reference.singular_values_, rtol=1e-12)
+    np.testing.assert_allclose(pca.components_, reference.components_, atol=1e-12)
+
+
+def test_copy_false_centres_in_place_and_copy_true_does_not():
+    # issue 35, item 13: scikit-learn's meaning of copy=False: X may be overwritten
+    X = load_iris().data
+    kept = X.copy()
+    expected = kl.PCA(2).fit_transform(X)
+    np.testing.assert_array_equal(X, kept)  # copy=True (default) leaves X alone
+    np.testing.assert_allclose(kl.PCA(2, copy=False).fit_transform(X), expected, atol=1e-12)
+    assert not np.allclose(X, kept)  # centred (and scaled) in place
+    np.testing.assert_allclose(X.mean(axis=0), 0.0, atol=1e-12)
+    # whitened, and against scikit-learn's (whose whitening divides by n - 1: sqrt((n - 1) / n))
+    X = kept.copy()
+    Z = kl.PCA(2, whiten=True, copy=False).fit_transform(X)
+    n = X.shape[0]
+    np.testing.assert_allclose(Z * np.sqrt((n - 1) / n),
+                               SklearnPCA(2, whiten=True, svd_solver="full").fit_transform(kept), atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("params", "sparse", "error", "match"),
+    [
+        ({"svd_solver": "lobpcg"}, False, ValueError, r"svd_solver must be one of .*'lobpcg'"),
+        ({"svd_solver": "full", "method": "gram"}, False, ValueError, r"svd_solver='full'.*method='gram'"),
+        ({"svd_solver": "arpack"}, False, ValueError, r"svd_solver='arpack'.*n_components must be an int in \[1, 3\]"),
+        ({"svd_solver": "arpack", "n_components": 4}, False, ValueError, r"in \[1, 3\].*got 4"),
+        ({"svd_solver": "randomized", "n_components": 0.9}, False, ValueError, r"svd_solver='randomized'.*got 0.9"),
+        ({"svd_solver": "randomized", "n_components": 2}, True, TypeError, r"svd_solver='randomized' needs a dense X"),
+        ({"svd_solver": "full"}, True, TypeError, r"svd_solver='full' needs a dense X"),
+    ],
+)
+def test_unsupported_svd_solver_settings_are_named(params, sparse, error, match):
+    # issue 35, item 13: a clear error naming the unsupported value
+    import scipy.sparse as sp
+
+    X = load_iris().data
+    with pytest.raises(error, match=match):
+        kl.PCA(**params).fit(sp.csr_matrix(X) if sparse else X)
+
+
+@pytest.mark.parametrize("method", ["covariance", "gram"])
+def test_float32_sparse_columns_with_a_large_offset(method):
+    # issue 35, item 6: in float32, 1e8 + N(0, 1) rounds to 1e8 (the spacing there is 8),
+    # so two columns are constant; scipy's mean of a float32 sparse matrix, summed in
+    # float32, came out 32 below 1e8, a false variance of 2 * 32^2 = 2048 on top of the
+    # three real ones. Reference: scikit-learn's full SVD of the same float32 values in
+    # float64; rtol 1e-5 is float32's precision of the result
+    import scipy.sparse as sp
+
+    X = _offset_sample(1e8, n=60, d=6, seed=1)
+    X[:, 2:4] = X[:, 4:]  # two half-sparse columns beside two near-constant ones
+    X = X[:, :4]
+    X32 = sp.csr_matrix(X).astype(np.float32)
+    X64 = X32.toarray().astype(np.float64)
+    assert np.ptp(X64[:, :2]) == 0  # the offset columns are constant in float32
+    pca = kl.PCA(method=method).fit(X32)
+    reference = SklearnPCA(2, svd_solver="full").fit(X64)
+    n = X.shape[0]
+    assert pca.n_components_ == 2
+    np.testing.assert_allclose(pca.explained_variance_, reference.explained_variance_ * (n - 1) / n, rtol=1e-5)
