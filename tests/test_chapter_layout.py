@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from kpca_lib.plotting import COLUMN_INCHES
+from toc_pages import CHAPTER_PAGES, SECTION_PAGES
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted((ROOT / "chapters").glob("*.ipynb"))
@@ -65,8 +66,10 @@ def chapter(request):
     return request.param.stem, json.loads(request.param.read_text())
 
 
-def test_there_are_eight_chapters():
-    assert len(CHAPTERS) == 8
+def test_there_are_eight_chapters_and_every_notebook_is_a_page_of_the_book():
+    # the notebooks of chapters/ are the chapter pages and their evidence sections (_toc.yml)
+    assert len(CHAPTER_PAGES) == 8
+    assert sorted(CHAPTERS) == sorted(CHAPTER_PAGES + SECTION_PAGES)
 
 
 def test_the_setup_cell_is_collapsed_and_uses_the_book_style(chapter):
