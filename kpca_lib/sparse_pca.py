@@ -187,11 +187,14 @@ class SparsePCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         the loadings times c and the objective times ``c^2``. (Inside, the
         fit solves ``X_c / s`` with ``alpha / s`` for a power of two s, an
         exact change of units: see the module's notes.) Two
-        thresholds guide the choice: the first sweep from ``init="svd"``
-        empties component k exactly when ``alpha >= sigma_k max_j |V_jk|``
-        (singular value times the largest entry of the k-th principal
-        loading), and ``D = 0`` is a global minimiser exactly when
-        ``alpha >= max_j ||X_c[:, j]||`` (the largest centred column norm).
+        thresholds guide the choice: the first update of the loadings from
+        ``init="svd"`` empties component k exactly when
+        ``alpha >= sigma_k max_j |V_jk|`` (singular value times the largest
+        entry of the k-th principal loading; the re-seeding at the end of
+        the sweep may then revive it in another direction), and ``D = 0``
+        is a global minimiser exactly when ``alpha >= max_j ||X_c[:, j]||``
+        (the largest centred column norm): the fit returns ``D = 0``
+        exactly then, from any start.
     max_iter : int, default=1000
         Maximum number of sweeps; a ``ConvergenceWarning`` is emitted when
         it is reached before ``tol``.
