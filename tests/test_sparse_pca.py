@@ -305,7 +305,8 @@ def test_extreme_scales_give_the_same_fit(scale):
     # data and alpha by c gives the same components and codes and loadings times c
     X = _data()
     reference = SparsePCA(n_components=3, alpha=2.0).fit(X)
-    with pytest.warns(RuntimeWarning, match="objective_history_ holds 0 or inf"):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         scaled = SparsePCA(n_components=3, alpha=2.0 * scale).fit(X * scale)
     np.testing.assert_allclose(scaled.components_, reference.components_, atol=1e-9)
     np.testing.assert_allclose(scaled.codes_, reference.codes_, atol=1e-9)
@@ -315,6 +316,14 @@ def test_extreme_scales_give_the_same_fit(scale):
     Z = scaled.transform(X * scale)
     assert np.all(np.isfinite(Z))
     np.testing.assert_allclose(Z / scale, reference.transform(X), atol=1e-9)
+    # the objective in the data's units, c^2 f, is out of float64's range: said, not silent
+    assert _objective_range_warnings(caught) == 1
+    assert np.all(np.isin(scaled.objective_history_, [0.0, np.inf]))
+
+
+def _objective_range_warnings(caught):
+    return sum(issubclass(w.category, RuntimeWarning) and "objective_history_ holds 0 or inf"
+               in str(w.message) for w in caught)
 
 
 @pytest.mark.parametrize("scale", [1e-170, 1e170])
@@ -322,9 +331,11 @@ def test_alpha_zero_at_extreme_scales_spans_pca_subspace(scale):
     # with alpha = 0 the loadings span the principal subspace at any scale: none is
     # zero (the squares of 1e-170 underflow) and none is NaN (those of 1e170 overflow)
     X = _data()
-    with pytest.warns(RuntimeWarning, match="objective_history_"):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         spca = SparsePCA(n_components=3, alpha=0.0, tol=1e-14, max_iter=5000).fit(X * scale)
     assert np.all(np.isfinite(spca.components_))
     np.testing.assert_allclose(np.linalg.norm(spca.components_, axis=1), 1.0, rtol=1e-12)
     pca = PCA(n_components=3).fit(X)
     assert np.max(subspace_angles(spca.components_.T, pca.components_.T)) < 1e-5
+    assert _objective_range_warnings(caught) == 1
