@@ -318,12 +318,15 @@ class SparsePCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         converged = False
         for n_iter in range(1, max_iter + 1):
             D = _update_loadings(D, Y.T @ Y, X_c.T @ Y, alpha_s)
-            Y = _update_codes(Y, X_c @ D, D.T @ D)
-            _reseed_dead_components(X_c, Y, D, alpha_s)
+            F = D.T @ D
+            Y = _update_codes(Y, X_c @ D, F)
+            if not np.all(np.diag(F)):  # a column of D is (numerically) zero: cheap to test
+                _reseed_dead_components(X_c, Y, D, alpha_s)
             history.append(sparse_pca_objective(X_c, Y, D, alpha_s))
             if history[-2] - history[-1] <= tol * abs(history[-2]):
                 converged = True
                 break
+        history = _unscaled_objective(np.array(history), scale)
         if not converged:
             warnings.warn(
                 f"SparsePCA did not converge in max_iter={max_iter} sweeps; the last "
@@ -333,7 +336,6 @@ class SparsePCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                 stacklevel=2,
             )
 
-        history = _unscaled_objective(np.array(history), scale)
         # unit rows from the scaled loadings, whose norms do not overflow
         norms = np.linalg.norm(D, axis=0)
         components = (D / np.where(norms > 0, norms, 1.0)).T
