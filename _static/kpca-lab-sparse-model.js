@@ -23,6 +23,9 @@
 
   const numerics = () => svdModule || window.kpcaNumerics;
 
+  // residual column norms this close (relative) count as equal, as kpca_lib's _TIE_RTOL
+  const TIE_RTOL = 1e-10;
+
   /** S_t(x) = x - clip(x, -t, t), as kpca_lib.soft_threshold (no -0.0). */
   function softThreshold(x, t) {
     return x - Math.min(Math.max(x, -t), t);
@@ -155,7 +158,7 @@
     /**
      * Each all-zero column d_k re-seeded from the residual R = X_c - Y D^T, as
      * kpca_lib's _reseed_dead_components: y_k <- R_j / ||R_j|| for the longest
-     * column (the first on a tie) when ||R_j|| > alpha (and round-off), then
+     * column (the first of those equal to within TIE_RTOL) when ||R_j|| > alpha (and round-off), then
      * d_k <- S_alpha(R^T y_k), the exact minimiser, which lowers f.
      */
     reseedDeadComponents() {
@@ -179,11 +182,14 @@
       for (const k of dead) {
         const norms = new Float64Array(d);
         for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) norms[j] += R[i * d + j] * R[i * d + j];
-        let best = 0;
+        let largest = 0;
         for (let j = 0; j < d; j++) {
           norms[j] = Math.sqrt(norms[j]);
-          if (norms[j] > norms[best]) best = j;
+          largest = Math.max(largest, norms[j]);
         }
+        // the first of the longest columns, ties within round-off included (TIE_RTOL)
+        let best = 0;
+        while (norms[best] < largest * (1 - TIE_RTOL)) best++;
         if (norms[best] <= Math.max(this.alpha, roundOff)) break;
         for (let i = 0; i < n; i++) Y[i * q + k] = R[i * d + best] / norms[best];
         for (let j = 0; j < d; j++) {

@@ -37,7 +37,8 @@ the block updates: ``y_k`` then does not enter f, and ``d_k = 0`` stays
 optimal for it. At the end of every sweep each dead component is re-seeded
 (as scikit-learn's dictionary learning re-seeds an unused atom): with the
 residual ``R = X_c - Y D^T``, ``y_k`` becomes the unit column ``R_j /
-||R_j||`` of largest norm and ``d_k`` its exact minimiser
+||R_j||`` of largest norm (the first of equal ones, ties within round-off
+included) and ``d_k`` its exact minimiser
 ``S_alpha(R^T y_k)``, which lowers f by ``1/2 ||d_k||^2 > 0`` whenever
 ``||R_j|| > alpha``. When no column of R is longer than alpha, no pair
 ``(y_k, d_k)`` with ``||y_k|| <= 1`` lowers f (``|R^T y| <= ||R_j||``
@@ -139,11 +140,16 @@ def _update_codes(Y, E, F):
     return Y
 
 
+# relative difference of residual column norms below which they count as equal
+_TIE_RTOL = 1e-10
+
+
 def _reseed_dead_components(X_c, Y, D, alpha):
     """Revive the all-zero columns of D from the residual; returns how many.
 
     For a dead component k, ``y_k`` becomes the unit residual column
-    ``R_j / ||R_j||`` of largest norm and ``d_k = S_alpha(R^T y_k)``, the
+    ``R_j / ||R_j||`` of largest norm (the first, when several are equal to
+    within ``_TIE_RTOL``) and ``d_k = S_alpha(R^T y_k)``, the
     exact minimiser over ``d_k``, which lowers the objective by
     ``1/2 ||d_k||^2``. Only columns longer than alpha (and than round-off)
     are used: below that no unit ``y_k`` gives a non-zero ``d_k``.
@@ -158,7 +164,9 @@ def _reseed_dead_components(X_c, Y, D, alpha):
     revived = 0
     for k in dead:
         norms = np.linalg.norm(R, axis=0)
-        j = int(np.argmax(norms))
+        # the first of the longest columns, ties within round-off included: columns of
+        # equal norm (equal counts of 0/1 data) must not be told apart by summation order
+        j = int(np.argmax(norms >= norms.max() * (1 - _TIE_RTOL)))
         if norms[j] <= max(alpha, round_off):
             break
         Y[:, k] = R[:, j] / norms[j]
