@@ -201,8 +201,8 @@ class SparsePCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         entry of the k-th principal loading; the re-seeding at the end of
         the sweep may then revive it in another direction), and ``D = 0``
         is a global minimiser exactly when ``alpha >= max_j ||X_c[:, j]||``
-        (the largest centred column norm): the fit returns ``D = 0``
-        exactly then, from any start.
+        (the largest centred column norm); below it the fit never returns
+        ``D = 0``, whatever the start (a dead fit is re-seeded).
     max_iter : int, default=1000
         Maximum number of sweeps; a ``ConvergenceWarning`` is emitted when
         it is reached before ``tol``.
