@@ -6,7 +6,10 @@
  * with the same start (Y = the first q left singular vectors of X_c,
  * D = X_c^T Y), the same sweeps (the columns of D by soft thresholding, then
  * the columns of Y by least squares and the unit ball), the same stopping
- * rule (a sweep lowers f by at most tol f, or max_iter sweeps) and the same
+ * rule (a sweep lowers f by at most tol f, or max_iter sweeps), the same
+ * re-seeding of a dead component at the end of each sweep (an all-zero
+ * column d_k: y_k <- the longest column R_j / ||R_j|| of the residual
+ * R = X_c - Y D^T when ||R_j|| > alpha, and d_k <- S_alpha(R^T y_k)) and the same
  * signs (the largest entry of each unit loading positive, the first one on
  * a tie). Matrices are row-major Float64Arrays. Loaded as a plain script
  * (window.kpcaSparse) or as a CommonJS module (node).
@@ -19,6 +22,9 @@
   "use strict";
 
   const numerics = () => svdModule || window.kpcaNumerics;
+
+  // residual column norms this close (relative) count as equal, as kpca_lib's _TIE_RTOL
+  const TIE_RTOL = 1e-10;
 
   /** S_t(x) = x - clip(x, -t, t), as kpca_lib.soft_threshold (no -0.0). */
   function softThreshold(x, t) {
@@ -149,11 +155,58 @@
       }
     }
 
+    /**
+     * Each all-zero column d_k re-seeded from the residual R = X_c - Y D^T, as
+     * kpca_lib's _reseed_dead_components: y_k <- R_j / ||R_j|| for the longest
+     * column (the first of those equal to within TIE_RTOL) when ||R_j|| > alpha (and round-off), then
+     * d_k <- S_alpha(R^T y_k), the exact minimiser, which lowers f.
+     */
+    reseedDeadComponents() {
+      const { n, d, Xc, total } = this.data, q = this.q, Y = this.Y, D = this.D;
+      const dead = [];
+      for (let k = 0; k < q; k++) {
+        let any = false;
+        for (let j = 0; j < d && !any; j++) any = D[j * q + k] !== 0;
+        if (!any) dead.push(k);
+      }
+      if (dead.length === 0) return;
+      const R = new Float64Array(n * d);
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < d; j++) {
+          let r = Xc[i * d + j];
+          for (let k = 0; k < q; k++) r -= Y[i * q + k] * D[j * q + k];
+          R[i * d + j] = r;
+        }
+      }
+      const roundOff = 10 * Math.max(n, d) * Number.EPSILON * Math.sqrt(total);
+      for (const k of dead) {
+        const norms = new Float64Array(d);
+        for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) norms[j] += R[i * d + j] * R[i * d + j];
+        let largest = 0;
+        for (let j = 0; j < d; j++) {
+          norms[j] = Math.sqrt(norms[j]);
+          largest = Math.max(largest, norms[j]);
+        }
+        // the first of the longest columns, ties within round-off included (TIE_RTOL)
+        let best = 0;
+        while (norms[best] < largest * (1 - TIE_RTOL)) best++;
+        if (norms[best] <= Math.max(this.alpha, roundOff)) break;
+        for (let i = 0; i < n; i++) Y[i * q + k] = R[i * d + best] / norms[best];
+        for (let j = 0; j < d; j++) {
+          let v = 0;
+          for (let i = 0; i < n; i++) v += R[i * d + j] * Y[i * q + k];
+          D[j * q + k] = softThreshold(v, this.alpha);
+        }
+        for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) R[i * d + j] -= Y[i * q + k] * D[j * q + k];
+      }
+    }
+
     /** One sweep; false once the fit has stopped. */
     step() {
       if (this.finished) return false;
       this.updateLoadings();
       this.updateCodes();
+      this.reseedDeadComponents();
       this.nIter += 1;
       const h = this.history;
       h.push(this.objective());

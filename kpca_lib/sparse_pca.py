@@ -31,6 +31,27 @@ The non-smooth part is separable over the blocks and each block minimiser
 is unique (when ``A_kk > 0`` and ``F_kk > 0``), so limit points of the
 sweeps are stationary points (Tseng, 2001): coordinatewise minima, not
 necessarily global ones, since f is not jointly convex in (Y, D).
+
+A component whose loadings are all zero (a dead component) is a trap of
+the block updates: ``y_k`` then does not enter f, and ``d_k = 0`` stays
+optimal for it. At the end of every sweep each dead component is re-seeded
+(as scikit-learn's dictionary learning re-seeds an unused atom): with the
+residual ``R = X_c - Y D^T``, ``y_k`` becomes the unit column ``R_j /
+||R_j||`` of largest norm (the first of equal ones, ties within round-off
+included) and ``d_k`` its exact minimiser
+``S_alpha(R^T y_k)``, which lowers f by ``1/2 ||d_k||^2 > 0`` whenever
+``||R_j|| > alpha``. When no column of R is longer than alpha, no pair
+``(y_k, d_k)`` with ``||y_k|| <= 1`` lowers f (``|R^T y| <= ||R_j||``
+entrywise), so a component that stays dead is optimal given the others.
+The re-seeding is deterministic and never raises f.
+
+The solver works on ``X_c / s`` with ``alpha / s``, where s is the power
+of two that brings the largest entry of ``X_c`` into [1/2, 1) (as
+:class:`kpca_lib.PCA` does), and multiplies the loadings back by s and the
+objective by ``s^2``: f is homogeneous, ``f(Y, s D; s X_c, s alpha) = s^2
+f(Y, D; X_c, alpha)``, so the minimisers are the same, and data of size
+1e-170 or 1e170, whose squares would under- or overflow, are solved as
+well as data of size 1.
 In this appendix alpha is the weight of the l1 penalty, not the dual
 coefficients alpha_k of kernel PCA.
 """
@@ -44,6 +65,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ._pca_routes import centred_scaled
 from ._validation import check_int, check_n_components, check_real
 from .proximal import project_unit_ball, soft_threshold
 
@@ -76,7 +98,24 @@ def sparse_pca_objective(X_c, Y, D, alpha):
     >>> sparse_pca_objective(np.eye(2), np.eye(2), np.eye(2), 0.5)
     1.0
     """
-    return float(0.5 * np.sum((X_c - Y @ D.T) ** 2) + alpha * np.sum(np.abs(D)))
+    l1 = np.sum(np.abs(D))
+    # alpha * 0 is 0 even for an alpha that overflowed to inf (a huge alpha on tiny data)
+    return float(0.5 * np.sum((X_c - Y @ D.T) ** 2) + (alpha * l1 if l1 else 0.0))
+
+
+def _unscaled_objective(history, scale):
+    """Objectives of the scaled problem times scale^2, with a warning if float64 cannot hold them."""
+    with np.errstate(over="ignore", under="ignore"):
+        result = history * scale * scale
+    if np.any(np.isinf(result) & np.isfinite(history)) or np.any((result == 0) & (history > 0)):
+        warnings.warn(
+            f"The objective of X (about {float(history.max()):.3g} * {scale:.3g}^2) lies outside "
+            "float64's range: objective_history_ holds 0 or inf. The loadings, codes and "
+            "components, computed on X scaled by a power of two, are exact.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    return result
 
 
 def _update_loadings(D, A, B, alpha):
@@ -101,6 +140,42 @@ def _update_codes(Y, E, F):
     return Y
 
 
+# relative difference of residual column norms below which they count as equal
+_TIE_RTOL = 1e-10
+
+
+def _reseed_dead_components(X_c, Y, D, alpha):
+    """Revive the all-zero columns of D from the residual; returns how many.
+
+    For a dead component k, ``y_k`` becomes the unit residual column
+    ``R_j / ||R_j||`` of largest norm (the first, when several are equal to
+    within ``_TIE_RTOL``) and ``d_k = S_alpha(R^T y_k)``, the
+    exact minimiser over ``d_k``, which lowers the objective by
+    ``1/2 ||d_k||^2``. Only columns longer than alpha (and than round-off)
+    are used: below that no unit ``y_k`` gives a non-zero ``d_k``.
+    """
+    dead = np.flatnonzero(~np.any(D, axis=0))
+    if dead.size == 0:
+        return 0
+    # d_k = 0 for the dead columns: R is the residual of the live ones
+    R = X_c - Y @ D.T
+    # a residual made of round-off would revive a component of noise
+    round_off = 10 * max(X_c.shape) * np.finfo(np.float64).eps * np.linalg.norm(X_c)
+    revived = 0
+    for k in dead:
+        norms = np.linalg.norm(R, axis=0)
+        # the first of the longest columns, ties within round-off included: columns of
+        # equal norm (equal counts of 0/1 data) must not be told apart by summation order
+        j = int(np.argmax(norms >= norms.max() * (1 - _TIE_RTOL)))
+        if norms[j] <= max(alpha, round_off):
+            break
+        Y[:, k] = R[:, j] / norms[j]
+        D[:, k] = soft_threshold(R.T @ Y[:, k], alpha)
+        R -= np.outer(Y[:, k], D[:, k])
+        revived += 1
+    return revived
+
+
 class SparsePCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Sparse principal components by alternating block coordinate descent.
 
@@ -115,12 +190,19 @@ class SparsePCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     alpha : float, default=1.0
         Weight of the l1 penalty, ``>= 0``. Larger means sparser loadings.
         It is in the units of the data times sqrt(n_samples), like the
-        singular values of ``X_c``, so it is not scale-invariant. Two
-        thresholds guide the choice: the first sweep from ``init="svd"``
-        empties component k exactly when ``alpha >= sigma_k max_j |V_jk|``
-        (singular value times the largest entry of the k-th principal
-        loading), and ``D = 0`` is a global minimiser exactly when
-        ``alpha >= max_j ||X_c[:, j]||`` (the largest centred column norm).
+        singular values of ``X_c``, so it is not scale-invariant: scaling
+        X by ``c > 0`` and alpha by c gives the same components and codes,
+        the loadings times c and the objective times ``c^2``. (Inside, the
+        fit solves ``X_c / s`` with ``alpha / s`` for a power of two s, an
+        exact change of units: see the module's notes.) Two
+        thresholds guide the choice: the first update of the loadings from
+        ``init="svd"`` empties component k exactly when
+        ``alpha >= sigma_k max_j |V_jk|`` (singular value times the largest
+        entry of the k-th principal loading; the re-seeding at the end of
+        the sweep may then revive it in another direction), and ``D = 0``
+        is a global minimiser exactly when ``alpha >= max_j ||X_c[:, j]||``
+        (the largest centred column norm); below it the fit never returns
+        ``D = 0``, whatever the start (a dead fit is re-seeded).
     max_iter : int, default=1000
         Maximum number of sweeps; a ``ConvergenceWarning`` is emitted when
         it is reached before ``tol``.
@@ -131,7 +213,11 @@ class SparsePCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         Starting codes: the first q left singular vectors of ``X_c`` (the
         PCA solution), random unit columns drawn with ``random_state``, or
         given codes (a warm start, e.g. the ``codes_`` of a fit at another
-        alpha), each column projected onto the unit ball.
+        alpha), each column projected onto the unit ball. Whatever the
+        start, a component whose loadings all fall to zero is re-seeded
+        from the residual when that lowers the objective (the module's
+        notes), so a random start at an alpha where some loading survives
+        does not stop at ``D = 0``.
     random_state : int, RandomState instance or None, default=None
         Seed for ``init="random"``.
 
@@ -139,15 +225,20 @@ class SparsePCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     ----------
     components_ : ndarray of shape (n_components, n_features)
         The loadings ``d_k`` as rows, scaled to unit norm (a row of zeros
-        stays zero). Signs are fixed so that the largest entry in absolute
+        stays zero: it is left only when no column of the residual
+        ``X_c - Y D^T`` is longer than alpha, where no non-zero loading of
+        that component would lower the objective). Signs are fixed so that the largest entry in absolute
         value of each row is positive.
     loadings_ : ndarray of shape (n_features, n_components)
         The loadings ``D`` as found, before scaling.
     codes_ : ndarray of shape (n_samples, n_components)
         The codes ``Y`` of the training samples.
     objective_history_ : ndarray of shape (``n_iter_ + 1``,)
-        The objective before the first sweep and after each sweep; it
-        never increases.
+        The objective before the first sweep and after each sweep
+        (re-seeding included); it never increases. For data whose squares
+        lie outside float64's range (entries beyond about 1e154 or below
+        about 1e-154) it holds inf or 0, with a ``RuntimeWarning``; the
+        fit itself is computed on scaled data and is unaffected.
     mean_ : ndarray of shape (n_features,)
         The mean of the training samples.
     n_components_ : int
@@ -218,7 +309,11 @@ class SparsePCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                                  f"= {(n, q)}, got shape {Y0.shape}.")
 
         self.mean_ = X.mean(axis=0)
-        X_c = X - self.mean_
+        # X_c / scale, scale a power of two: exact, and no square under- or overflows
+        X_c, scale = centred_scaled(X, self.mean_)
+        scale = scale or 1.0  # every sample equal: X_c = 0, nothing to scale
+        with np.errstate(over="ignore"):
+            alpha_s = alpha / scale  # the same problem in the scaled units
         if not isinstance(self.init, str):
             Y = project_unit_ball(Y0)
         elif self.init == "svd":
@@ -227,15 +322,19 @@ class SparsePCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             Y = check_random_state(self.random_state).standard_normal((n, q))
             Y /= np.linalg.norm(Y, axis=0)
         D = X_c.T @ Y
-        history = [sparse_pca_objective(X_c, Y, D, alpha)]
+        history = [sparse_pca_objective(X_c, Y, D, alpha_s)]
         converged = False
         for n_iter in range(1, max_iter + 1):
-            D = _update_loadings(D, Y.T @ Y, X_c.T @ Y, alpha)
-            Y = _update_codes(Y, X_c @ D, D.T @ D)
-            history.append(sparse_pca_objective(X_c, Y, D, alpha))
+            D = _update_loadings(D, Y.T @ Y, X_c.T @ Y, alpha_s)
+            F = D.T @ D
+            Y = _update_codes(Y, X_c @ D, F)
+            if not np.all(np.diag(F)):  # a column of D is (numerically) zero: cheap to test
+                _reseed_dead_components(X_c, Y, D, alpha_s)
+            history.append(sparse_pca_objective(X_c, Y, D, alpha_s))
             if history[-2] - history[-1] <= tol * abs(history[-2]):
                 converged = True
                 break
+        history = _unscaled_objective(np.array(history), scale)
         if not converged:
             warnings.warn(
                 f"SparsePCA did not converge in max_iter={max_iter} sweeps; the last "
@@ -245,8 +344,10 @@ class SparsePCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                 stacklevel=2,
             )
 
+        # unit rows from the scaled loadings, whose norms do not overflow
         norms = np.linalg.norm(D, axis=0)
         components = (D / np.where(norms > 0, norms, 1.0)).T
+        D = D * scale
         # deterministic signs: the largest entry of each row is positive (as
         # svd_flip, which would also zero the codes of an all-zero component)
         largest = components[np.arange(q), np.argmax(np.abs(components), axis=1)]
@@ -255,7 +356,7 @@ class SparsePCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         self.loadings_ = (D * signs).astype(dtype, copy=False)
         self.codes_ = (Y * signs).astype(dtype, copy=False)
         self.mean_ = self.mean_.astype(dtype, copy=False)
-        self.objective_history_ = np.array(history)
+        self.objective_history_ = history
         self.n_components_ = q
         self._n_features_out = q
         self.n_iter_ = n_iter

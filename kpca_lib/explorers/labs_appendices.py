@@ -19,8 +19,8 @@ from .browser import BrowserExplorer
 __all__ = ["sparse_pca_lab", "robust_pca_lab", "robust_pca_draws", "ALPHA_MAX", "ROBUST_N", "ROBUST_MAX_RANK",
            "ROBUST_MAX_CORRUPTION"]
 
-#: The largest alpha of the sparse PCA lab: above 9.39 (the topics data's largest
-#: first-sweep threshold, Appendix A) every loading is zero.
+#: The largest alpha of the sparse PCA lab: above 9.39 (tau_0, the topics data's largest
+#: centred column norm, Appendix A) every loading is zero, and below it some survives.
 ALPHA_MAX = 10.0
 _ALPHA_STEPS_PER_UNIT = 10  # the slider moves alpha by 0.1
 _SPARSE_MAX_ITER = 1000  # SparsePCA's defaults
