@@ -32,7 +32,17 @@ that the benchmark starts (bounded in time, stopped after the table): the
 library's one BLAS thread against BLAS's default (all cores), with the
 library's limit lifted for those rows. Issue 35, item 12: at a load average
 of 26 on 2 cores the same completion took 107.9 s with 2 threads and 3.1 s
-with 1. RESULTS_C below.
+with 1. Measured 2026-11-28 on the 2-core machine (load average 1.9 at the
+start, other sessions running; ratio = the first row's time / the row's):
+
+     machine   BLAS threads  time [s]  ratio sweeps rel. err. L
+        idle    1 (library)     0.140   1.00    104     3.2e-07
+        idle    2 (default)     0.180   0.77    104     3.2e-07
+        busy    1 (library)     0.374   0.37    104     3.2e-07
+        busy    2 (default)    12.695   0.01    104     3.2e-07
+
+Beside two CPU-bound processes the default's two threads made the same
+completion 34 times slower than the library's one thread.
 
 Run:  .venv/bin/python benchmarks/bench_robust_pca.py
       .venv/bin/python benchmarks/bench_robust_pca.py --moderate-only   # (b) only
