@@ -146,7 +146,10 @@ class PreimageMixin:
         * ``"kwok_tsang"``: the distance-based pre-image of Kwok & Tsang
           (2004) from the ``n_neighbors`` nearest expansion points, see
           :func:`kpca_lib.preimage.kwok_tsang`. Gaussian kernel, no
-          iteration.
+          iteration. A least-squares point that leaves its neighbours
+          (farther from their mean than the farthest of them and than its
+          estimated distances put it) is pulled back, with a
+          ``RuntimeWarning`` saying how many.
         * ``"learned"``: the learned pre-image map of Bakir et al. (2004),
           see :meth:`inverse_transform`. Needs ``fit_inverse_transform=True``;
           with q below ``n_components_`` the map is fitted anew on the first
