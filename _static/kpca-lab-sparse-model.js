@@ -190,7 +190,8 @@
         // the first of the longest columns, ties within round-off included (TIE_RTOL)
         let best = 0;
         while (norms[best] < largest * (1 - TIE_RTOL)) best++;
-        if (norms[best] <= Math.max(this.alpha, roundOff)) break;
+        // longer than alpha only by round-off: the loading would be round-off (kpca_lib's rule)
+        if (norms[best] <= Math.max(this.alpha * (1 + TIE_RTOL), roundOff)) break;
         for (let i = 0; i < n; i++) Y[i * q + k] = R[i * d + best] / norms[best];
         for (let j = 0; j < d; j++) {
           let v = 0;

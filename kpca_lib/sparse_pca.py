@@ -151,8 +151,10 @@ def _reseed_dead_components(X_c, Y, D, alpha):
     ``R_j / ||R_j||`` of largest norm (the first, when several are equal to
     within ``_TIE_RTOL``) and ``d_k = S_alpha(R^T y_k)``, the
     exact minimiser over ``d_k``, which lowers the objective by
-    ``1/2 ||d_k||^2``. Only columns longer than alpha (and than round-off)
-    are used: below that no unit ``y_k`` gives a non-zero ``d_k``.
+    ``1/2 ||d_k||^2``. Only columns longer than alpha by more than
+    ``_TIE_RTOL`` relative (and longer than round-off) are used: below alpha
+    no unit ``y_k`` gives a non-zero ``d_k``, and within round-off of it
+    ``d_k`` would be round-off.
     """
     dead = np.flatnonzero(~np.any(D, axis=0))
     if dead.size == 0:
@@ -167,7 +169,9 @@ def _reseed_dead_components(X_c, Y, D, alpha):
         # the first of the longest columns, ties within round-off included: columns of
         # equal norm (equal counts of 0/1 data) must not be told apart by summation order
         j = int(np.argmax(norms >= norms.max() * (1 - _TIE_RTOL)))
-        if norms[j] <= max(alpha, round_off):
+        # a column longer than alpha only by round-off would revive a component with a
+        # loading of round-off (normalised to a unit "word"), for a gain of its square
+        if norms[j] <= max(alpha * (1 + _TIE_RTOL), round_off):
             break
         Y[:, k] = R[:, j] / norms[j]
         D[:, k] = soft_threshold(R.T @ Y[:, k], alpha)
