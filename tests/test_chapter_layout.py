@@ -66,7 +66,9 @@ def chapter(request):
 
 
 def test_there_are_eight_chapters():
-    assert len(CHAPTERS) == 8
+    # a chapter's evidence sections are notebooks named after it, NN_<stem>_<topic>
+    pages = [p for p in CHAPTERS if not any(p.stem.startswith(q.stem + "_") for q in CHAPTERS)]
+    assert len(pages) == 8
 
 
 def test_the_setup_cell_is_collapsed_and_uses_the_book_style(chapter):
