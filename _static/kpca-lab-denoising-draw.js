@@ -269,6 +269,12 @@
     if (kt && kt.tooFar) {
       lines.push(el("div", { text: "Kwok–Tsang: " + kt.tooFar + " projections too far from a neighbour's image (d̃² ≥ 2)" }));
     }
+    if (kt && kt.pulledBack) {
+      lines.push(el("div", { text: "Kwok–Tsang: " + kt.pulledBack + " pre-images pulled back towards their neighbours" }));
+    }
+    if (kt && kt.far) {
+      lines.push(el("div", { text: "Kwok–Tsang: " + kt.far + " pre-images farther from their neighbours than these are from each other" }));
+    }
     if (lost) lines.push(el("div", { text: lost + " restarted after a vanishing denominator" }));
     if (q < settings.n_components) lines.push(el("div", { text: "only " + q + " components above round-off at this c" }));
     lines.push(el("div", { class: "kpca-lab-small", text: "eigenvalues μ₁ … μ" + subscript(q) + " of the centred kernel: " + mu }));

@@ -192,17 +192,19 @@
     kwokTsangSlice(fitted, entry) {
       const N = window.kpcaNumerics, data = fitted.data, { nTrain: n, nTest, d } = this, fit = fitted.fit;
       while (!fitted.KAlphas) this.kernelAlphasSlice(fitted);
-      const part = entry.kwokTsangPart || (entry.kwokTsangPart = { Z: new Float64Array(nTest * d), done: 0, tooFar: 0 });
+      const part = entry.kwokTsangPart || (entry.kwokTsangPart = { Z: new Float64Array(nTest * d), done: 0, tooFar: 0, pulledBack: 0, far: 0 });
       const from = part.done, to = Math.min(nTest, from + KWOK_TSANG_ROWS), rows = to - from;
       const Y = fitted.Y.subarray(from * fit.nComponents, to * fit.nComponents);
       const KGamma = N.kernelTimesWeights(fit, fitted.KAlphas, Y, rows, entry.q);
-      const { Z, tooFar } = N.kwokTsang(data.Xtrain, n, d, entry.run.gamma.subarray(from * n, to * n), rows, fitted.c,
+      const { Z, tooFar, pulledBack, far } = N.kwokTsang(data.Xtrain, n, d, entry.run.gamma.subarray(from * n, to * n), rows, fitted.c,
         this.kwokTsangNeighbors, KGamma);
       part.Z.set(Z, from * d);
       part.tooFar += tooFar;
+      part.pulledBack += pulledBack;
+      part.far += far;
       part.done = to;
       if (to === nTest) {
-        entry.kwokTsang = { Z: part.Z, tooFar: part.tooFar, mse: N.meanSquaredDistance(part.Z, data.clean, nTest, d) };
+        entry.kwokTsang = { Z: part.Z, tooFar: part.tooFar, pulledBack: part.pulledBack, far: part.far, mse: N.meanSquaredDistance(part.Z, data.clean, nTest, d) };
         entry.kwokTsangPart = null;
       }
     }

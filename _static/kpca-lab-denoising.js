@@ -385,6 +385,7 @@
     return {
       kwok_tsang_neighbors: this.model.kwokTsangNeighbors,
       Z_kwok_tsang: kt && Array.from(kt.Z), mse_kwok_tsang: kt && kt.mse, kwok_tsang_too_far: kt && kt.tooFar,
+      kwok_tsang_pulled_back: kt && kt.pulledBack, kwok_tsang_far: kt && kt.far,
       n_neighbors: b.k, linear_q: b.linearQ, mse: b.mse,
       Z_mean: Array.from(b.Z.mean), Z_nearest: Array.from(b.Z.nearest), Z_knn: Array.from(b.Z.knn),
       Z_linear: Array.from(b.Z.linear), Z_mean_shift: Array.from(ms.at(t)), mean_shift_iterations: Math.min(t, ms.t),

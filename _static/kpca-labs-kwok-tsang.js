@@ -12,7 +12,11 @@
  * (X H)(X H)^T, and each row of U^T X H = Lambda V^T gives a singular value
  * as its norm (not as the root of an eigenvalue, which would lose half the
  * digits of a small one), so that the library's rank cut (singular values
- * at most 1e-10 of the largest dropped) falls where numpy's SVD puts it.
+ * at most 1e-10 of the largest dropped) falls where numpy's SVD puts it;
+ * (4) a least-squares point farther from the neighbours' mean than both the
+ * farthest neighbour and sqrt(mean d^2 - mean d0^2) is pulled back to the
+ * larger of the two by Tikhonov damping of its weakest direction, as the
+ * library does.
  *
  * Matrices are Float64Arrays in row-major order with their sizes passed
  * beside them. Uses kpca-labs-linalg.js and kpca-labs-kernels.js. The book
@@ -37,6 +41,42 @@
     if (!dot) ({ dot, fastExp, gaussianGram, checkWidth } = numerics());
   }
   const RANK_TOL = 1e-10; // kpca_lib.preimage.kwok_tsang's cut, relative to the largest singular value
+  const RADIUS_SLACK = 1e-8; // kpca_lib.preimage.RADIUS_SLACK: round-off leaves a point on the sphere where it is
+  const NEWTON_STEPS = 100;
+
+  /**
+   * kpca_lib.preimage._within_radius for one point: into z, the minimiser of ||Lambda z - b|| on the
+   * ball of the radius, z_r = lambda_r b_r / (lambda_r^2 + mu), mu by Newton's method on
+   * 1 / ||z(mu)|| - 1 / radius from mu = 0 (it rises to the root without overshooting).
+   */
+  function withinRadius(lambdas, b, radius, z) {
+    let mu = 0;
+    const at = (r) => (lambdas[r] > 0 ? (lambdas[r] * b[r]) / (lambdas[r] ** 2 + mu) : 0);
+    for (let step = 0; step < NEWTON_STEPS; step++) {
+      let norm2 = 0, slope = 0;
+      for (let r = 0; r < 2; r++) {
+        if (!(lambdas[r] > 0)) continue;
+        const zr = at(r);
+        norm2 += zr * zr;
+        slope += (zr * zr) / (lambdas[r] ** 2 + mu);
+      }
+      slope /= norm2 ** 1.5;
+      const change = (1 / Math.sqrt(norm2) - 1 / radius) / slope;
+      mu -= change;
+      if (Math.abs(change) <= 1e-15 * mu) break;
+    }
+    z[0] = at(0);
+    z[1] = at(1);
+  }
+
+  /** The largest squared distance between two of the k centred neighbours (mx, my). */
+  function diameter2(mx, my, k) {
+    let largest = 0;
+    for (let i = 0; i < k; i++) {
+      for (let j = i + 1; j < k; j++) largest = Math.max(largest, (mx[i] - mx[j]) ** 2 + (my[i] - my[j]) ** 2);
+    }
+    return largest;
+  }
 
   /** K gamma (m x n) for the n x n matrix K and the m x n weights gamma (rows: points). */
   function kernelTimesGamma(K, n, gamma, m) {
@@ -121,9 +161,13 @@
    * (d = 2 only). gamma: m x n weights (gammaWeights); nNeighbors: 1 .. n;
    * KGamma: K gamma (m x n) when the caller has it (the lab, from
    * kernelAlphas), else computed from the Gram matrix of X. Returns
-   * { Z (m x 2), tooFar }: tooFar counts the points with a neighbour at
-   * feature distance d~^2 >= 2, whose input distance is then that of
-   * k = 1e-300 (the library warns).
+   * { Z (m x 2), tooFar, pulledBack, far }: tooFar counts the points with a
+   * neighbour at feature distance d~^2 >= 2, whose input distance is then
+   * that of k = 1e-300; pulledBack those whose least-squares point was
+   * farther from the neighbours' mean than max(R, rho) and was damped back
+   * to it (step 4 of kpca_lib.preimage.kwok_tsang); far those left farther
+   * from the neighbours' mean than any two neighbours are from each other
+   * (the library warns of all three).
    */
   function kwokTsang(X, n, d, gamma, m, c, nNeighbors, KGamma) {
     link();
@@ -135,7 +179,7 @@
     const Kg = KGamma || kernelTimesGamma(gaussianGram(X, n, d, c), n, gamma, m);
     const k = nNeighbors, Z = new Float64Array(m * 2), feature = new Float64Array(n);
     const index = new Int32Array(k), d2 = new Float64Array(k), mx = new Float64Array(k), my = new Float64Array(k);
-    let tooFar = 0;
+    let tooFar = 0, pulledBack = 0, beyond = 0;
     for (let a = 0; a < m; a++) {
       // 1. feature-space distances of Psi to every phi(x_i)
       const row = Kg.subarray(a * n, (a + 1) * n), norm2 = dot(row, gamma.subarray(a * n, (a + 1) * n), n);
@@ -180,20 +224,41 @@
         const p = u[0] * mx[j] + u[1] * my[j], r = v[0] * mx[j] + v[1] * my[j];
         residual[j] = d2[j] - (p * p + r * r);
       }
-      let zx = xbar, zy = ybar;
+      // the least-squares coordinates z_r = b_r / lambda_r, b = -1/2 V^T (d^2 - d0^2)
+      const b = [0, 0], z = [0, 0];
+      let d2Mean = 0, d02Mean = 0, d02Max = 0;
+      for (let j = 0; j < k; j++) {
+        const d02 = d2[j] - residual[j];
+        d2Mean += d2[j] / k;
+        d02Mean += d02 / k;
+        if (d02 > d02Max) d02Max = d02;
+      }
       for (let r = 0; r < 2; r++) {
         const L = lambdas[r], e = directions[r];
-        if (!(L > tol)) continue; // a direction the neighbours do not span gets no coordinate
+        if (!(L > tol)) { lambdas[r] = 0; continue; } // a direction the neighbours do not span gets no coordinate
         let s = 0; // (V^T (d^2 - d0^2))_r, V^T e_j = U^T (x_j - xbar) / Lambda
         for (let j = 0; j < k; j++) s += ((e[0] * mx[j] + e[1] * my[j]) / L) * residual[j];
-        const z = -0.5 * (1 / L) * s;
-        zx += e[0] * z;
-        zy += e[1] * z;
+        b[r] = -0.5 * s;
+        z[r] = b[r] / L;
+      }
+      // 4. no farther from the neighbours' mean than the farthest neighbour (R) or than the distances
+      // put it (rho = sqrt(mean d^2 - mean d0^2)), whichever is larger: else the weakest direction is damped
+      const farthest = Math.sqrt(d02Max), radius = Math.max(farthest, Math.sqrt(Math.max(d2Mean - d02Mean, 0)));
+      if (Math.hypot(z[0], z[1]) > (1 + RADIUS_SLACK) * radius) {
+        withinRadius(lambdas, b, radius, z);
+        pulledBack++;
+      }
+      const distance = Math.hypot(z[0], z[1]);
+      if (distance > (1 + RADIUS_SLACK) * farthest && distance ** 2 > (1 + RADIUS_SLACK) ** 2 * diameter2(mx, my, k)) beyond++;
+      let zx = xbar, zy = ybar;
+      for (let r = 0; r < 2; r++) {
+        zx += directions[r][0] * z[r];
+        zy += directions[r][1] * z[r];
       }
       Z[2 * a] = zx;
       Z[2 * a + 1] = zy;
     }
-    return { Z, tooFar };
+    return { Z, tooFar, pulledBack, far: beyond };
   }
 
   return { kwokTsang, kernelAlphas, kernelTimesWeights, kernelTimesGamma };

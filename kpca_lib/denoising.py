@@ -12,14 +12,13 @@ Three ways back, through one API (:meth:`PreimageMixin.denoise`):
 """
 
 from contextlib import nullcontext
-from functools import cache
 
 import numpy as np
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted, validate_data
-from threadpoolctl import ThreadpoolController
 
 from . import preimage
+from ._threads import one_blas_thread
 from ._validation import check_n_components, check_projections
 from .kernels import Gaussian
 from .learned_preimage import fit_learned_preimage, learned_preimage
@@ -38,11 +37,6 @@ _FLOAT_DTYPES = [np.float64, np.float32]
 SMALL_PRODUCT = 2**24
 
 
-@cache
-def _blas_controller():
-    return ThreadpoolController()
-
-
 def small_product_threads(size):
     """One BLAS thread for a small product, as scikit-learn limits its own small-block loops.
 
@@ -58,8 +52,27 @@ def small_product_threads(size):
         SMALL_PRODUCT``, else one that changes nothing.
     """
     if size < SMALL_PRODUCT:
-        return _blas_controller().limit(limits=1, user_api="blas")
+        return one_blas_thread()
     return nullcontext()
+
+
+def _check_starts(Z0, shape):
+    """The starts Z0 of the fixed-point iteration: finite, one row per sample of X, as float64."""
+    Z0 = np.asarray(Z0)
+    if Z0.shape != shape:
+        raise ValueError(
+            f"Z0 must have the shape of X, (n_samples, n_features) = {shape}: one start per "
+            f"sample; got shape {Z0.shape}."
+        )
+    if not np.issubdtype(Z0.dtype, np.number) or np.issubdtype(Z0.dtype, np.complexfloating):
+        raise TypeError(f"Z0 must be an array of real numbers, got dtype {Z0.dtype}.")
+    Z0 = Z0.astype(np.float64, copy=False)
+    if not np.all(np.isfinite(Z0)):
+        raise ValueError(
+            f"Z0 has {np.count_nonzero(~np.isfinite(Z0))} NaN or infinite entries: the starts "
+            "must be finite."
+        )
+    return Z0
 
 
 class PreimageMixin:
@@ -133,7 +146,10 @@ class PreimageMixin:
         * ``"kwok_tsang"``: the distance-based pre-image of Kwok & Tsang
           (2004) from the ``n_neighbors`` nearest expansion points, see
           :func:`kpca_lib.preimage.kwok_tsang`. Gaussian kernel, no
-          iteration.
+          iteration. A least-squares point that leaves its neighbours
+          (farther from their mean than the farthest of them and than its
+          estimated distances put it) is pulled back, with a
+          ``RuntimeWarning`` saying how many.
         * ``"learned"``: the learned pre-image map of Bakir et al. (2004),
           see :meth:`inverse_transform`. Needs ``fit_inverse_transform=True``;
           with q below ``n_components_`` the map is fitted anew on the first
@@ -149,7 +165,9 @@ class PreimageMixin:
         max_iter, tol, Z0, max_restarts, random_state
             Options of the fixed-point iteration, as in
             :func:`~kpca_lib.preimage.gaussian_fixed_point`; ``Z0=None``
-            starts from ``X`` itself. Unused by the learned map.
+            starts from ``X`` itself, else ``Z0`` is an array of the shape
+            of ``X``, finite (checked before any work, whatever the
+            method). Unused by the other methods.
         return_result : bool, default=False
             Return the full :class:`~kpca_lib.preimage.PreimageResult`
             instead of the pre-images only (fixed point only).
@@ -179,6 +197,7 @@ class PreimageMixin:
             raise ValueError(f"method must be one of {_METHODS}, got {method!r}.")
         q = check_n_components(n_components, self.n_components_, "the number of fitted components")
         X = validate_data(self, X, dtype=_FLOAT_DTYPES, reset=False)
+        Z0 = X if Z0 is None else _check_starts(Z0, X.shape)
         # the products are points x expansion points (training points or landmarks) x d
         with small_product_threads(X.shape[0] * self.alphas_.shape[0] * (X.shape[1] + 1)):
             if method == "learned":
@@ -186,7 +205,7 @@ class PreimageMixin:
             if method == "kwok_tsang":
                 return self._denoise_kwok_tsang(X, q, n_neighbors, return_result or return_history)
             options = dict(max_iter=max_iter, tol=tol, max_restarts=max_restarts, random_state=random_state)
-            result = self._denoise_fixed_point(X, q, X if Z0 is None else Z0, options, return_history)
+            result = self._denoise_fixed_point(X, q, Z0, options, return_history)
         if return_result or return_history:
             return result
         return result.Z.astype(X.dtype, copy=False)

@@ -27,6 +27,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_array
 
+from ._threads import one_blas_thread
 from ._validation import check_int, check_real
 from .proximal import singular_value_threshold
 
@@ -91,6 +92,13 @@ def complete_matrix(M, observed, *, tol=1e-6, max_iter=1000, rho=1.05):
     MatrixCompletionResult
         ``L``, ``n_iter``, ``converged``, ``residual_history`` and ``rank``.
 
+    Notes
+    -----
+    The sweeps run BLAS on one thread (``threadpoolctl``, as
+    :func:`~kpca_lib.robust_pca`); the caller's limits come back on return.
+    On a machine whose cores are busy with other processes a second thread
+    makes each SVD many times slower (``benchmarks/bench_robust_pca.py``).
+
     Examples
     --------
     >>> import numpy as np
@@ -132,18 +140,21 @@ def complete_matrix(M, observed, *, tol=1e-6, max_iter=1000, rho=1.05):
     E = np.zeros_like(M_observed)
     history = []
     converged = False
-    for n_iter in range(1, max_iter + 1):
-        L, rank = singular_value_threshold(M_observed - E + Y / eta, 1.0 / eta, return_rank=True)
-        E_previous = E
-        E = np.where(observed, 0.0, Y / eta - L)
-        Z = M_observed - L - E
-        Y += eta * Z
-        history.append(np.linalg.norm(Z) / norm_M)
-        dual = eta * np.linalg.norm(E - E_previous) / norm_M
-        eta = min(eta * rho, eta_max)
-        if history[-1] <= tol and dual <= tol:
-            converged = True
-            break
+    # one BLAS thread, as robust_pca: at a load average of 26 on 2 cores one 100 x 100 completion
+    # took 107.9 s with 2 threads and 3.1 s with 1 (issue 35; benchmarks/bench_robust_pca.py, table (c))
+    with one_blas_thread():
+        for n_iter in range(1, max_iter + 1):
+            L, rank = singular_value_threshold(M_observed - E + Y / eta, 1.0 / eta, return_rank=True)
+            E_previous = E
+            E = np.where(observed, 0.0, Y / eta - L)
+            Z = M_observed - L - E
+            Y += eta * Z
+            history.append(np.linalg.norm(Z) / norm_M)
+            dual = eta * np.linalg.norm(E - E_previous) / norm_M
+            eta = min(eta * rho, eta_max)
+            if history[-1] <= tol and dual <= tol:
+                converged = True
+                break
     if not converged:
         warnings.warn(
             f"complete_matrix did not converge in max_iter={max_iter} sweeps: the relative "

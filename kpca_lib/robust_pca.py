@@ -34,8 +34,8 @@ from scipy.linalg import qr, svd
 from scipy.sparse.linalg import ArpackNoConvergence, svds
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_array
-from threadpoolctl import threadpool_limits
 
+from ._threads import one_blas_thread
 from ._validation import check_int, check_real
 from .proximal import soft_threshold
 
@@ -350,7 +350,7 @@ def robust_pca(M, lam=None, *, tol=1e-7, max_iter=1000, rho=1.2, svd_method="aut
     # one BLAS thread: on the 2-core machines this book targets, threaded
     # LAPACK made every sweep about twice slower at n = 200 to 1000
     # (measured by benchmarks/bench_robust_pca.py)
-    with threadpool_limits(limits=1, user_api="blas"):
+    with one_blas_thread():
         for n_iter in range(1, max_iter + 1):
             V_try = V if n_iter >= retry_at else None
             L, rank, V_all, nuclear, failed = _svt(M - S + Y / mu, 1.0 / mu, svd_method, V_try, rng)

@@ -1,15 +1,23 @@
 """The distance-based pre-image of Kwok & Tsang (2004), against the paper's formulas written plainly."""
 
+import warnings
+
 import numpy as np
 import pytest
+from scipy.optimize import minimize
 
 import kpca_lib as kl
 from kpca_lib.datasets import denoising_toy
 from kpca_lib.preimage import gamma_weights, kwok_tsang, nearest_in_feature_space
 
 
-def kwok_tsang_by_the_paper(X_fit, gamma, c, n_neighbors):
-    """One point at a time, as written in Kwok & Tsang (2004), section 4, for k = exp(-||x - y||^2 / c)."""
+def kwok_tsang_by_the_paper(X_fit, gamma, c, n_neighbors, regularised=True):
+    """One point at a time, as written in Kwok & Tsang (2004), section 4, for k = exp(-||x - y||^2 / c).
+
+    With ``regularised``, a least-squares point farther from the neighbours' mean than both the farthest
+    neighbour and sqrt(mean d^2 - mean d0^2) (where the distances put it) is replaced by the minimiser of
+    the same least-squares objective on the ball of the larger radius, found by scipy's SLSQP.
+    """
     n = X_fit.shape[0]
     K = np.array([[np.exp(-np.sum((a - b) ** 2) / c) for b in X_fit] for a in X_fit])
     pre_images = []
@@ -28,25 +36,45 @@ def kwok_tsang_by_the_paper(X_fit, gamma, c, n_neighbors):
         Z = np.diag(Lambda) @ Vt                              # the neighbours' coordinates
         d0_2 = np.sum(Z**2, axis=0)
         z = -0.5 * np.diag(1 / Lambda) @ Vt @ (d2 - d0_2)
+        # mean_i ||z - x_i||^2 = ||z - xbar||^2 + mean_i ||x_i - xbar||^2
+        radius = max(np.sqrt(d0_2.max()), np.sqrt(max(d2.mean() - d0_2.mean(), 0.0)))
+        if regularised and np.linalg.norm(z) > (1 + 1e-8) * radius:
+            objective = lambda w: np.sum((Z.T @ w + 0.5 * (d2 - d0_2)) ** 2)
+            solution = minimize(objective, z * radius / np.linalg.norm(z), method="SLSQP",
+                                constraints=[{"type": "ineq", "fun": lambda w: radius**2 - w @ w}],
+                                options={"ftol": 1e-15, "maxiter": 1000})
+            assert solution.success, solution.message
+            z = solution.x
         pre_images.append(U @ z + X.mean(axis=1))
     return np.array(pre_images)
 
 
 @pytest.mark.parametrize(
-    "n_features, sigma, n_neighbors",
-    [(2, 0.1, 10), (2, 0.4, 3), (10, 0.2, 20), (10, 0.2, 5)],  # the last: fewer neighbours than dimensions
+    "n_features, sigma, n_neighbors, pulled_back",
+    # the third and fourth: fewer neighbours than dimensions; there the distances of a few points fit no
+    # point near their neighbours
+    [(2, 0.1, 10, 0), (2, 0.4, 3, 0), (10, 0.2, 20, 6), (10, 0.2, 5, 2)],
 )
-def test_equals_the_papers_formulas(n_features, sigma, n_neighbors):
+def test_equals_the_papers_formulas(n_features, sigma, n_neighbors, pulled_back):
     data = denoising_toy(n_features=n_features, sigma=sigma, n_train_per_cluster=15, n_test_per_cluster=2,
                          random_state=1)
     c = 2 * n_features * sigma**2
     kpca = kl.KernelPCA(6, kernel=kl.Gaussian(c=c)).fit(data.X_train)
     gamma = gamma_weights(kpca.alphas_, kpca.transform(data.X_test))
     expected = kwok_tsang_by_the_paper(data.X_train, gamma, c, n_neighbors)
-    np.testing.assert_allclose(kwok_tsang(data.X_train, gamma, c, n_neighbors=n_neighbors), expected, atol=1e-9)
-    np.testing.assert_allclose(
-        kpca.denoise(data.X_test, method="kwok_tsang", n_neighbors=n_neighbors), expected, atol=1e-9
-    )
+    plain = kwok_tsang_by_the_paper(data.X_train, gamma, c, n_neighbors, regularised=False)
+    assert np.sum(np.any(expected != plain, axis=1)) == pulled_back
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        Z = kwok_tsang(data.X_train, gamma, c, n_neighbors=n_neighbors)
+        Z_denoised = kpca.denoise(data.X_test, method="kwok_tsang", n_neighbors=n_neighbors)
+    counts = [int(str(w.message).split()[0]) for w in caught if "pulled back" in str(w.message)]
+    assert counts == ([pulled_back] * 2 if pulled_back else [])
+    # the untouched points to round-off, the pulled back ones to SLSQP's accuracy
+    changed = np.any(expected != plain, axis=1)
+    np.testing.assert_allclose(Z[~changed], expected[~changed], atol=1e-9)
+    np.testing.assert_allclose(Z[changed], expected[changed], atol=1e-6)
+    np.testing.assert_array_equal(Z_denoised, Z)
 
 
 def test_the_image_of_a_training_point_gives_the_point_back():
@@ -91,9 +119,17 @@ def test_nystroem_models_use_the_landmarks():
 def test_a_projection_beyond_every_input_distance_warns():
     # Psi = phi(x_1) - phi(x_2) with x_1, x_2 far apart: ||Psi - phi(x_2)||^2 = 5 > 2
     X_fit = np.array([[0.0], [10.0]])
-    with pytest.warns(RuntimeWarning, match="no input distance gives"):
+    with pytest.warns(RuntimeWarning) as caught:
         Z = kwok_tsang(X_fit, np.array([[1.0, -1.0]]), 1.0, n_neighbors=2)
     assert np.isfinite(Z).all()
+    # d^2 = c log(2) to x_1 and 690 c to x_2 put it sqrt(690 / 2 + log(2) / 2 - 25) ~ 17.9 from their mean,
+    # farther than the least-squares point would go: pulled back to there, beyond the pair, and said so
+    messages = [str(w.message) for w in caught]
+    assert any("no input distance gives" in m for m in messages)
+    assert any(m.startswith("1 Kwok-Tsang pre-images were pulled back") for m in messages)
+    assert any(m.startswith("1 Kwok-Tsang pre-images lie farther") for m in messages)
+    radius = np.sqrt((-np.log(1e-300) + np.log(2)) / 2 - 25)
+    np.testing.assert_allclose(np.abs(Z[0, 0] - 5), radius, rtol=1e-8)
 
 
 @pytest.mark.parametrize(
@@ -134,7 +170,9 @@ def test_projections_longer_than_the_images_are_handled():
         norms = np.einsum("ij,jk,ik->i", gamma, kernel(X), gamma)
         longest = max(longest, norms.max())
         if norms.max() > 1:
-            Z = kwok_tsang(X, gamma[norms > 1], kernel.c, n_neighbors=4)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)  # pulled back or far: some are, here
+                Z = kwok_tsang(X, gamma[norms > 1], kernel.c, n_neighbors=4)
             assert np.isfinite(Z).all()
     assert longest > 1.05
 
@@ -161,3 +199,62 @@ def test_as_many_neighbours_as_dimensions_is_stable():
     kpca = kl.KernelPCA(10, kernel=kl.Gaussian(c=0.05), eigen_solver="arpack").fit(data.X_train)
     Z = kpca.denoise(data.X_test, method="kwok_tsang", n_neighbors=10)
     assert np.max(np.sum((Z - data.X_test_clean) ** 2, axis=1)) < 1.0
+
+
+# Issue 35, item 1: in 10-D the least-squares step divided by the neighbours' smallest singular values
+
+
+def neighbourhoods(X_fit, gamma, c, n_neighbors):
+    """The neighbours of each projection by brute force: their mean and their diameter (largest distance)."""
+    K = np.exp(-np.sum((X_fit[:, None] - X_fit[None]) ** 2, axis=2) / c)
+    feature_d2 = np.einsum("pi,ij,pj->p", gamma, K, gamma)[:, None] + 1 - 2 * gamma @ K
+    nearest = np.argsort(feature_d2, axis=1, kind="stable")[:, :n_neighbors]
+    means = X_fit[nearest].mean(axis=1)
+    diameters = np.array([np.max(np.linalg.norm(X_fit[i][:, None] - X_fit[i][None], axis=2)) for i in nearest])
+    return means, diameters
+
+
+def test_no_preimage_lands_far_from_its_neighbours_in_ten_dimensions():
+    # the issue's toy: 11 clusters in [-1, 1]^10, noise 0.1, c = 0.5; at q = 5 the neighbours of a few
+    # projections straddle two clusters, the projection is about as far from all of them, and the plain
+    # least-squares point (their circumcentre, nearly) left the data: 5.95 from its cluster's centre
+    data = denoising_toy(sigma=0.1, n_features=10, random_state=0)
+    kpca = kl.KernelPCA(5, kernel=kl.Gaussian(c=0.5)).fit(data.X_train)
+    gamma = gamma_weights(kpca.alphas_, kpca.transform(data.X_test))
+    plain = kwok_tsang_by_the_paper(data.X_train, gamma, 0.5, 10, regularised=False)
+    means, diameters = neighbourhoods(data.X_train, gamma, 0.5, 10)
+    beyond = np.linalg.norm(plain - means, axis=1) > diameters
+    assert beyond.sum() == 32  # the plain solution: 32 of 363 beyond their neighbours' diameter
+    with pytest.warns(RuntimeWarning, match=r"^32 Kwok-Tsang pre-images were pulled back") as caught:
+        Z = kpca.denoise(data.X_test, method="kwok_tsang")
+    assert not [w for w in caught if "farther from their neighbours' mean" in str(w.message)]
+    # every pre-image within its neighbours' diameter of their mean, and all of them nearer to the data
+    assert np.all(np.linalg.norm(Z - means, axis=1) <= diameters)
+    nearest_training = lambda Z: np.min(np.linalg.norm(Z[:, None] - data.X_train[None], axis=2), axis=1)
+    assert nearest_training(plain).max() > 4.5 and nearest_training(Z).max() < 2.1
+    errors = np.sum((Z - data.X_test_clean) ** 2, axis=1)
+    assert errors.max() < np.sum((plain - data.X_test_clean) ** 2, axis=1).max() / 4
+    # the other points are the plain solution
+    np.testing.assert_allclose(Z[~beyond], plain[~beyond], atol=1e-9)
+
+
+def test_an_exact_preimage_far_from_its_neighbours_is_recovered_with_a_warning():
+    # distances of a true point z give rho = ||z - xbar||: the regularisation leaves it, though it lies
+    # twice the neighbours' diameter from their mean (in 10-D, with fewer neighbours than dimensions + 1)
+    rng = np.random.default_rng(3)
+    X_fit = rng.normal(scale=0.3, size=(8, 10))
+    kernel = kl.Gaussian(c=8.0)
+    xbar = X_fit.mean(axis=0)
+    diameter = np.max(np.linalg.norm(X_fit[:, None] - X_fit[None], axis=2))
+    # a point in the neighbours' span (their affine hull), 2 diameters from their mean
+    direction = (X_fit[0] - xbar) + 0.5 * (X_fit[3] - xbar)
+    z_true = xbar + 2 * diameter * direction / np.linalg.norm(direction)
+    K, k_z = kernel(X_fit), kernel(z_true[None], X_fit)[0]
+    s = 0.0
+    for _ in range(500):  # gamma with ||Psi - phi(x_i)||^2 = 2 - 2 k(z, x_i) exactly (as above)
+        gamma = np.linalg.solve(K, k_z + s)
+        s = (gamma @ K @ gamma - 1) / 2
+    np.testing.assert_allclose(gamma @ K @ gamma + 1 - 2 * K @ gamma, 2 - 2 * k_z, atol=1e-12)
+    with pytest.warns(RuntimeWarning, match="^1 Kwok-Tsang pre-images lie farther from their neighbours' mean"):
+        Z = kwok_tsang(X_fit, gamma[None], 8.0, n_neighbors=8)
+    np.testing.assert_allclose(Z[0], z_true, atol=1e-5)

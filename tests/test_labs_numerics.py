@@ -77,7 +77,7 @@ def test_javascript_denoising_matches_kpca_lib(sigma, c, q, n_iter):
 
 
 def run_kwok_tsang(X_train, X, gamma, c, n_neighbors):
-    """The page's kwokTsang on the weights gamma of the points X (baselines_cli.js): (Z, points too far)."""
+    """The page's kwokTsang on the weights gamma of the points X (baselines_cli.js): (Z, counts)."""
     request = {"X_train": X_train.ravel().tolist(), "X_test": X.ravel().tolist(), "first": X.ravel().tolist(),
                "second": X.ravel().tolist(), "d": 2, "c": c, "n_iter": 0, "k_values": [1],
                "gamma": gamma.ravel().tolist(), "kt_neighbors": n_neighbors}
@@ -86,16 +86,27 @@ def run_kwok_tsang(X_train, X, gamma, c, n_neighbors):
         capture_output=True, text=True, timeout=120, check=True,
     )
     ours = json.loads(result.stdout)
-    return np.array(ours["kwok_tsang"]).reshape(-1, 2), ours["kwok_tsang_too_far"]
+    counts = {key: ours["kwok_tsang_" + key] for key in ("too_far", "pulled_back", "far")}
+    return np.array(ours["kwok_tsang"]).reshape(-1, 2), counts
+
+
+# the library's three RuntimeWarnings of kwok_tsang, each starting with its count of points
+KWOK_TSANG_WARNINGS = {"too_far": "no input distance gives", "pulled_back": "were pulled back",
+                       "far": "than any two of the neighbours are from each other"}
+
+
+def kwok_tsang_warning_counts(caught):
+    """How many points each of kwok_tsang's warnings counts (0 for a warning not given)."""
+    messages = [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)]
+    return {key: sum(int(m.split()[0]) for m in messages if phrase in m) for key, phrase in KWOK_TSANG_WARNINGS.items()}
 
 
 def library_kwok_tsang(X_train, gamma, c, n_neighbors):
-    """kpca_lib.preimage.kwok_tsang, and how many points its warning counts as too far (0 without it)."""
+    """kpca_lib.preimage.kwok_tsang, and how many points each of its warnings counts (0 without it)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         Z = preimage.kwok_tsang(X_train, gamma, c, n_neighbors=n_neighbors)
-    too_far = [int(str(w.message).split()[0]) for w in caught if issubclass(w.category, RuntimeWarning)]
-    return Z, sum(too_far)
+    return Z, kwok_tsang_warning_counts(caught)
 
 
 @pytest.mark.parametrize(
@@ -108,10 +119,24 @@ def test_javascript_kwok_tsang_matches_kpca_lib(sigma, c, q, n_neighbors):
     data = datasets.denoising_toy(sigma=sigma, random_state=0)
     kpca = KernelPCA(n_components=12, kernel=Gaussian(c=c), eigen_solver="dense").fit(data.X_train)
     gamma = preimage.gamma_weights(kpca.alphas_[:, :q], kpca.transform(data.X_test)[:, :q])
-    Z, too_far = run_kwok_tsang(data.X_train, data.X_test, gamma, c, n_neighbors)
-    reference, reference_too_far = library_kwok_tsang(data.X_train, gamma, c, n_neighbors)
+    Z, counts = run_kwok_tsang(data.X_train, data.X_test, gamma, c, n_neighbors)
+    reference, reference_counts = library_kwok_tsang(data.X_train, gamma, c, n_neighbors)
     assert np.max(np.abs(Z - reference)) <= 1e-9
-    assert too_far == reference_too_far
+    assert counts == reference_counts
+
+
+@pytest.mark.parametrize("sigma, c, q", [(0.2, 0.16, 1), (0.4, 0.64, 10), (0.05, 0.01, 1)])
+def test_javascript_kwok_tsang_pulls_back_as_kpca_lib(sigma, c, q):
+    # three neighbours: some least-squares points leave their neighbourhood (pulled back by step 4) and some
+    # stay beyond the neighbours' diameter where the distances put them (the far warning); issue 35, item 1
+    data = datasets.denoising_toy(sigma=sigma, random_state=0)
+    kpca = KernelPCA(n_components=12, kernel=Gaussian(c=c), eigen_solver="dense").fit(data.X_train)
+    gamma = preimage.gamma_weights(kpca.alphas_[:, :q], kpca.transform(data.X_test)[:, :q])
+    Z, counts = run_kwok_tsang(data.X_train, data.X_test, gamma, c, 3)
+    reference, reference_counts = library_kwok_tsang(data.X_train, gamma, c, 3)
+    assert reference_counts["far"] > 0 and (reference_counts["pulled_back"] > 0 or sigma == 0.05)
+    assert np.max(np.abs(Z - reference)) <= 1e-9
+    assert counts == reference_counts
 
 
 def test_javascript_kwok_tsang_rank_cut_matches_kpca_lib():

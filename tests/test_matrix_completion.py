@@ -107,3 +107,46 @@ def test_scale_invariance(scale):
     scaled = complete_matrix(np.where(observed, L0 * scale, np.nan), observed)
     assert scaled.converged and scaled.n_iter == reference.n_iter
     np.testing.assert_allclose(scaled.L / scale, reference.L, rtol=0, atol=1e-10 * np.abs(L0).max())
+
+
+# Issue 35, item 12: complete_matrix runs its sweeps on one BLAS thread, as robust_pca does
+
+
+def blas_threads():
+    from threadpoolctl import threadpool_info
+
+    return {pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"}
+
+
+@pytest.mark.parametrize("solver", ["complete_matrix", "robust_pca"])
+def test_the_sweeps_run_blas_on_one_thread(monkeypatch, solver):
+    from threadpoolctl import threadpool_limits
+
+    import kpca_lib.matrix_completion as completion_module
+
+    robust_module = __import__("sys").modules["kpca_lib.robust_pca"]  # kpca_lib.robust_pca is the function
+    seen = []
+    if solver == "complete_matrix":
+        module, name = completion_module, "singular_value_threshold"
+    else:
+        module, name = robust_module, "soft_threshold"
+    real = getattr(module, name)
+
+    def recording(*args, **kwargs):
+        seen.append(blas_threads())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, recording)
+    L0 = low_rank(30, 20, 2, seed=5)
+    observed = np.random.default_rng(3).uniform(size=L0.shape) < 0.7
+    # two threads outside, whatever the test session gave this process (conftest.py)
+    with threadpool_limits(limits=2, user_api="blas"):
+        outside = blas_threads()
+        assert outside == {2}
+        with pytest.warns(ConvergenceWarning):  # five sweeps are enough to watch
+            if solver == "complete_matrix":
+                completion_module.complete_matrix(np.where(observed, L0, 0.0), observed, max_iter=5)
+            else:
+                robust_module.robust_pca(L0, max_iter=5)
+        assert blas_threads() == outside  # the limit ends with the call
+    assert len(seen) == 5 and all(threads == {1} for threads in seen)

@@ -293,3 +293,35 @@ def test_rho_never_decreases_when_weights_are_non_negative():
     result = quiet(gaussian_fixed_point, X_fit, gamma, 0.5, rng.normal(size=(10, 2)) * 2, max_iter=20,
                    tol=0.0, return_history=True)
     assert np.all(np.diff(result.rho_history, axis=0) >= -1e-12)
+
+
+# Issue 35, item 10: denoise checks its starts Z0 before any work, and names them
+
+
+@pytest.mark.parametrize(
+    "make_Z0, error, match",
+    [
+        (lambda X: X[:-1], ValueError, r"Z0 must have the shape of X, \(n_samples, n_features\) = \(12, 2\).*\(11, 2\)"),
+        (lambda X: np.c_[X, X[:, :1]], ValueError, r"Z0 must have the shape of X.*= \(12, 2\).*\(12, 3\)"),
+        (lambda X: X[0], ValueError, r"Z0 must have the shape of X.*\(2,\)"),
+        (lambda X: np.where(np.arange(12)[:, None] == 3, np.nan, X), ValueError, "Z0 has 2 NaN or infinite"),
+        (lambda X: np.where(np.arange(12)[:, None] == 5, np.inf, X), ValueError, "Z0 has 2 NaN or infinite"),
+        (lambda X: X.astype(str), TypeError, "Z0 must be an array of real numbers"),
+    ],
+)
+def test_denoise_checks_the_starts(make_Z0, error, match):
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-1, 1, size=(30, 2))
+    kpca = kl.KernelPCA(4, kernel=kl.Gaussian(c=0.5)).fit(X)
+    with pytest.raises(error, match=match):
+        kpca.denoise(X[:12], Z0=make_Z0(X[:12]))
+
+
+def test_denoise_takes_starts_of_any_real_dtype():
+    # a list, float32 or int starts: the same iteration as from float64 ones
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-1, 1, size=(30, 2))
+    kpca = kl.KernelPCA(4, kernel=kl.Gaussian(c=0.5)).fit(X)
+    starts = np.round(X[:5] * 4)
+    expected = kpca.denoise(X[:5], Z0=starts)
+    np.testing.assert_array_equal(kpca.denoise(X[:5], Z0=starts.astype(int).tolist()), expected)

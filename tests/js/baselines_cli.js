@@ -24,5 +24,6 @@ process.stdout.write(JSON.stringify({
   k, q, knn: Array.from(knn), nearest: Array.from(nearest),
   linear: Array.from(N.pcaReconstruct(pca, A, m, q)), mean: Array.from(N.pcaReconstruct(pca, A, m, 0)),
   mean_shift: Array.from(meanShift.at(input.n_iter)), mean_shift_converged: meanShift.convergedWithin(input.n_iter),
-  ...(kwokTsang ? { kwok_tsang: Array.from(kwokTsang.Z), kwok_tsang_too_far: kwokTsang.tooFar } : {}),
+  ...(kwokTsang ? { kwok_tsang: Array.from(kwokTsang.Z), kwok_tsang_too_far: kwokTsang.tooFar,
+      kwok_tsang_pulled_back: kwokTsang.pulledBack, kwok_tsang_far: kwokTsang.far } : {}),
 }));

@@ -325,6 +325,20 @@ test("kwokTsang: kpca_lib's doctest, exact distances give the point back, one ne
   assert.throws(() => N.kwokTsang(P, 20, 4, gamma, 1, c, 3), RangeError);
 });
 
+test("kwokTsang: a least-squares point beyond max(R, rho) is pulled back to that radius, and counted", () => {
+  // kpca_lib's test: Psi = phi(x_1) - phi(x_2), x_1 = 0 and x_2 = 10 on the x axis, c = 1. d~^2 = 1 to x_1 and
+  // 5 >= 2 to x_2 (its d^2 is that of k = 1e-300): rho = sqrt(mean d^2 - 25) ~ 17.9 from the mean (5, 0),
+  // beyond R = 5 and beyond the pair's diameter 10; the least-squares point is farther still
+  const X = Float64Array.of(0, 0, 10, 0), d2 = [Math.log(2), -Math.log(1e-300)];
+  const radius = Math.sqrt((d2[0] + d2[1]) / 2 - 25);
+  const { Z, tooFar, pulledBack, far } = N.kwokTsang(X, 2, 2, Float64Array.of(1, -1), 1, 1, 2);
+  assert.deepEqual([tooFar, pulledBack, far], [1, 1, 1]);
+  assert.ok(Math.abs(Math.abs(Z[0] - 5) - radius) < 1e-8 * radius && Z[1] === 0, String(Z));
+  // exact distances of a point inside (the doctest): nothing pulled back, nothing far
+  const inside = N.kwokTsang(Float64Array.of(0, 0, 1, 0, 0, 1), 3, 2, Float64Array.of(0, 1, 0), 1, 1, 3);
+  assert.deepEqual([inside.pulledBack, inside.far], [0, 0]);
+});
+
 test("kwokTsang: neighbours on a line leave the pre-image on the line (the rank cut)", () => {
   const n = 12, X = new Float64Array(2 * n), random = N.randomGenerator(5);
   for (let i = 0; i < n; i++) {
