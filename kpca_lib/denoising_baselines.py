@@ -37,6 +37,7 @@ from sklearn.mixture import GaussianMixture
 from sklearn.neighbors import NearestNeighbors
 from sklearn.utils import check_array
 
+from ._threads import blas_controller
 from ._validation import check_int, check_real
 
 __all__ = [
@@ -420,7 +421,10 @@ def kmeans_denoise(X_fit, X, n_clusters, *, random_state=0):
     """
     X_fit, X = _check_points(X_fit, X)
     n_clusters = check_int(n_clusters, "n_clusters", minimum=1, maximum=X_fit.shape[0])
-    model = KMeans(n_clusters=n_clusters, n_init=4, random_state=random_state).fit(X_fit)
+    # one thread: k-means on a few thousand points gains nothing from more, and its OpenMP threads
+    # spin for many times the work on a machine whose cores are busy
+    with blas_controller().limit(limits=1):
+        model = KMeans(n_clusters=n_clusters, n_init=4, random_state=random_state).fit(X_fit)
     return model.cluster_centers_[model.predict(X)]
 
 
@@ -462,8 +466,9 @@ def gaussian_mixture_denoise(X_fit, X, n_components, *, random_state=0):
     """
     X_fit, X = _check_points(X_fit, X)
     n_components = check_int(n_components, "n_components", minimum=1, maximum=X_fit.shape[0])
-    model = GaussianMixture(n_components=n_components, covariance_type="spherical",
-                            random_state=random_state).fit(X_fit)
+    with blas_controller().limit(limits=1):
+        model = GaussianMixture(n_components=n_components, covariance_type="spherical",
+                                random_state=random_state).fit(X_fit)
     return model.predict_proba(X) @ model.means_
 
 
