@@ -141,3 +141,47 @@ def test_gradient_preimage_warns_when_cut_short(fitted):
     data, c, gamma = fitted
     with pytest.warns(ConvergenceWarning, match="L-BFGS"):
         gradient_preimage(data.X_train, gamma, c, data.X_test, max_iter=1)
+
+
+def test_monte_carlo_sure_of_a_linear_shrinker_is_unbiased():
+    # f(x) = a x + (1 - a) m: div f = a d exactly, and the finite difference is exact for linear f
+    rng = np.random.default_rng(5)
+    d, sigma, a, m = 4, 0.3, 0.6, np.full(4, 0.2)
+    clean = rng.normal(size=(20000, d))
+    X = clean + sigma * rng.standard_normal(clean.shape)
+    shrink = lambda A: a * A + (1 - a) * m
+    sure = baselines.monte_carlo_sure(shrink, X, sigma)
+    # for linear f the probe's divergence is exactly b' (a I) b = a ||b||^2, with b the
+    # function's own probes (seed 0)
+    b = np.random.default_rng(0).standard_normal(X.shape)
+    exact = np.sum((shrink(X) - X) ** 2, axis=1) - d * sigma**2 + 2 * sigma**2 * a * np.sum(b**2, axis=1)
+    np.testing.assert_allclose(sure, exact, rtol=1e-6, atol=1e-9)
+    true_error = np.sum((shrink(X) - clean) ** 2, axis=1)
+    # unbiased: the means agree within a few standard errors
+    gap = sure.mean() - true_error.mean()
+    assert abs(gap) < 4 * (sure - true_error).std() / np.sqrt(len(X))
+
+
+def test_monte_carlo_sure_tracks_the_error_of_mean_shift():
+    # a non-linear de-noiser: SURE's mean is close to the clean error
+    data = denoising_toy(sigma=0.1, n_train_per_cluster=30, n_test_per_cluster=60, random_state=6)
+    f = lambda A: baselines.mean_shift(data.X_train, A, 0.04, max_iter=1)
+    sure = baselines.monte_carlo_sure(f, data.X_test, 0.1)
+    true_error = np.sum((f(data.X_test) - data.X_test_clean) ** 2, axis=1)
+    assert abs(sure.mean() - true_error.mean()) < 0.2 * true_error.mean()
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, phrase",
+    [
+        (dict(sigma=0.0), ValueError, "sigma"),
+        (dict(epsilon=-1.0), ValueError, "epsilon"),
+        (dict(denoiser=3), TypeError, "denoiser"),
+        (dict(denoiser=lambda A: A[:, :1]), ValueError, "denoiser"),
+    ],
+)
+def test_monte_carlo_sure_bad_input(kwargs, error, phrase):
+    arguments = dict(denoiser=lambda A: A, X=[[0.0, 1.0], [2.0, 3.0]], sigma=0.5)
+    arguments.update(kwargs)
+    with pytest.raises(error, match=phrase):
+        baselines.monte_carlo_sure(**arguments)
