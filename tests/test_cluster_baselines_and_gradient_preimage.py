@@ -162,6 +162,7 @@ def test_monte_carlo_sure_of_a_linear_shrinker_is_unbiased():
     assert abs(gap) < 4 * (sure - true_error).std() / np.sqrt(len(X))
 
 
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 def test_monte_carlo_sure_tracks_the_error_of_mean_shift():
     # a non-linear de-noiser: SURE's mean is close to the clean error
     data = denoising_toy(sigma=0.1, n_train_per_cluster=30, n_test_per_cluster=60, random_state=6)
