@@ -478,7 +478,7 @@ def _input_distances(feature_d2, c):
 def gradient_preimage(X_fit, gamma, c, Z0, *, penalty=0.0, anchor=None, max_iter=500, gtol=1e-9):
     """Gaussian pre-images by a quasi-Newton method with a line search, optionally regularised.
 
-    Minimises, for each point (one row of ``gamma``),
+    Minimises, for each point (one row of ``gamma``)::
 
         f(z) = ||phi(z) - Psi||^2 + penalty ||z - a||^2
              = const - 2 rho(z) + penalty ||z - a||^2,
@@ -491,7 +491,7 @@ def gradient_preimage(X_fit, gamma, c, Z0, *, penalty=0.0, anchor=None, max_iter
     point. With ``penalty > 0`` it is the regularised pre-image of
     Abrahamsen & Hansen (2011): the input-space term pulls z towards the
     anchor a (by default the start, the noisy point), and its stationary
-    points satisfy
+    points satisfy::
 
         z = ((2/c) sum_i w_i x_i + penalty a) / ((2/c) sum_i w_i + penalty),
 
