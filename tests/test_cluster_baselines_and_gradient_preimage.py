@@ -186,3 +186,33 @@ def test_monte_carlo_sure_bad_input(kwargs, error, phrase):
     arguments.update(kwargs)
     with pytest.raises(error, match=phrase):
         baselines.monte_carlo_sure(**arguments)
+
+
+def test_denoising_curve_lies_on_its_curve_in_a_random_plane():
+    from kpca_lib.datasets import denoising_curve
+
+    data = denoising_curve(n_features=10, sigma=0.2, random_state=3)
+    # the frame is orthonormal, and the clean points lie in its plane on the unit circle
+    np.testing.assert_allclose(data.frame.T @ data.frame, np.eye(2), atol=1e-12)
+    in_plane = data.X_test_clean @ data.frame
+    np.testing.assert_allclose(in_plane @ data.frame.T, data.X_test_clean, atol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(in_plane, axis=1), 1.0)
+    # the noise has variance sigma^2 in every coordinate
+    noise = data.X_train - data.X_train_clean
+    assert abs(noise.var() - 0.04) < 0.004
+    flower = denoising_curve(sigma=0.0, shape="flower", random_state=1)
+    radius = np.linalg.norm(flower.X_train, axis=1)
+    angle = np.arctan2(flower.X_train @ flower.frame[:, 1], flower.X_train @ flower.frame[:, 0])
+    np.testing.assert_allclose(radius, 1 + 0.3 * np.cos(5 * angle), atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, phrase",
+    [(dict(n_features=1), ValueError, "n_features"), (dict(sigma=-1.0), ValueError, "sigma"),
+     (dict(shape="square"), ValueError, "shape"), (dict(n_train=0), ValueError, "n_train")],
+)
+def test_denoising_curve_bad_input(kwargs, error, phrase):
+    from kpca_lib.datasets import denoising_curve
+
+    with pytest.raises(error, match=phrase):
+        denoising_curve(**kwargs)
