@@ -44,9 +44,9 @@ __all__ = [
 # Kwok-Tsang: singular values of the centred neighbours at most this fraction of the largest are
 # round-off (the neighbours do not span that direction)
 RANK_TOL = 1e-10
-# a least-squares pre-image farther than (1 + RADIUS_SLACK) times the farthest neighbour from the
-# neighbours' mean is pulled back to that distance; the slack keeps an exact answer on the sphere
-# (a recovered neighbour that is the farthest) from being moved by round-off
+# a least-squares pre-image farther from the neighbours' mean than (1 + RADIUS_SLACK) times its
+# radius max(R, rho) is pulled back to that radius (step 4 of kwok_tsang); the slack keeps an exact
+# answer on the sphere (a recovered neighbour that is the farthest one) from being moved by round-off
 RADIUS_SLACK = 1e-8
 _NEWTON_STEPS = 100
 
@@ -256,7 +256,8 @@ def kwok_tsang(X_fit, gamma, c, *, n_neighbors=10):
        and along a direction in which the neighbours barely spread (a small
        lambda_r, as when they straddle two clusters in many dimensions)
        small errors of the distances move z a long way: in 10-D it put
-       pre-images of the de-noising toy 6 away from clusters 0.3 wide. The
+       pre-images of the de-noising toy 6 away from their cluster's
+       centre, in clusters of radius about 0.3. The
        level of the d_i^2 says how far the pre-image is from the
        neighbours' mean, since ``mean_i ||z - x_i||^2 = ||z - xbar||^2 +
        mean_i d0_i^2``: ``rho = sqrt(mean d^2 - mean d0^2)`` (0 when
