@@ -141,3 +141,76 @@ def _denoising_toy_draws(rng, n_clusters, n_features, n_train, n_test):
     noise_train = rng.standard_normal((n_train, n_features))
     noise_test = rng.standard_normal((n_test, n_features))
     return centres, noise_train, noise_test
+
+
+def denoising_curve(
+    n_features=2,
+    sigma=0.1,
+    n_train=600,
+    n_test=200,
+    n_validation=200,
+    shape="circle",
+    random_state=0,
+):
+    """Points on a closed curve plus Gaussian noise: a de-noising data set without clusters.
+
+    The clean points lie on a curve in a plane: the unit circle, or the
+    closed "flower" curve ``r(t) = 1 + 0.3 cos(5 t)`` (``shape="flower"``),
+    at angles drawn uniformly. For ``n_features > 2`` the plane is a random
+    two-dimensional subspace of R^d (an orthonormal frame from the QR
+    factorisation of a Gaussian matrix), and the noise is isotropic in all d
+    dimensions. Unlike :func:`denoising_toy`, no cluster model and no local
+    average is the oracle: the clean point is the nearest point of a curve.
+
+    Parameters
+    ----------
+    n_features : int, default=2
+        The input dimension d >= 2.
+    sigma : float, default=0.1
+        Noise standard deviation per coordinate, >= 0.
+    n_train, n_test, n_validation : int, default=600, 200, 200
+        Numbers of training, test and (clean) validation points.
+    shape : {"circle", "flower"}, default="circle"
+        The curve.
+    random_state : int, RandomState instance or None, default=0
+        Seed.
+
+    Returns
+    -------
+    data : sklearn.utils.Bunch
+        With fields ``X_train`` and ``X_test`` (noisy), ``X_train_clean``,
+        ``X_test_clean`` and ``X_validation_clean`` (points of the curve,
+        for validation pairs), and ``frame`` (d, 2), the plane's orthonormal
+        basis.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> data = denoising_curve(n_features=10, sigma=0.0)
+    >>> data.X_train.shape, bool(np.allclose(np.linalg.norm(data.X_train, axis=1), 1))
+    ((600, 10), True)
+    """
+    n_features = check_int(n_features, "n_features", minimum=2)
+    sigma = check_real(sigma, "sigma", minimum=0)
+    n_train = check_int(n_train, "n_train", minimum=1)
+    n_test = check_int(n_test, "n_test", minimum=1)
+    n_validation = check_int(n_validation, "n_validation", minimum=1)
+    if shape not in ("circle", "flower"):
+        raise ValueError(f'shape must be "circle" or "flower", got {shape!r}.')
+    rng = check_random_state(random_state)
+    frame = np.linalg.qr(rng.standard_normal((n_features, 2)))[0]
+
+    def on_curve(n):
+        t = rng.uniform(0.0, 2 * np.pi, n)
+        radius = np.ones(n) if shape == "circle" else 1.0 + 0.3 * np.cos(5 * t)
+        return (radius[:, None] * np.column_stack([np.cos(t), np.sin(t)])) @ frame.T
+
+    clean_train, clean_test, clean_validation = on_curve(n_train), on_curve(n_test), on_curve(n_validation)
+    return Bunch(
+        X_train=clean_train + sigma * rng.standard_normal(clean_train.shape),
+        X_test=clean_test + sigma * rng.standard_normal(clean_test.shape),
+        X_train_clean=clean_train,
+        X_test_clean=clean_test,
+        X_validation_clean=clean_validation,
+        frame=frame,
+    )
