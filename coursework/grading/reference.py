@@ -14,7 +14,7 @@ from pathlib import Path
 
 import nbformat
 
-from ..authoring.exercises import exercise_numbers, has_exercises, solution_cells
+from ..authoring.exercises import exercise_numbers, solution_cells
 from ..authoring.points import (DEFAULT_POINTS, POINTS_KEY, SHARE_KEY, declared, declared_written,
                                 declared_written_parts, written_part_key)
 
@@ -241,8 +241,6 @@ def load_references(folder):
             nb = nbformat.read(path, as_version=4)
         except Exception as error:  # the instructor's file: say which and why
             raise ValueError(f"reference {path} is not a readable notebook: {error}") from None
-        if not has_exercises(nb):  # a chapter's evidence section: nothing to hand in
-            continue
         reference = extract_reference(nb, str(path))  # errors name the whole path
         reference.name = path.name
         references[path.name] = reference
