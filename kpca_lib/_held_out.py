@@ -2,7 +2,8 @@
 
 A setting (a number of components, of neighbours, of clusters) is scored on
 validation points against a second, independent noisy copy of each, and
-:func:`one_standard_error_choice` keeps the simplest setting within one
+:func:`one_standard_error_choice` (documented in
+:mod:`kpca_lib.denoising_baselines`) keeps the simplest setting within one
 standard error of the best. :func:`check_points` checks the training and
 noisy points every baseline takes.
 """

@@ -116,11 +116,12 @@ def cluster_best_k(X_fit, X_val, X_val_second, k_values=(30, 20, 15, 11, 8, 5, 3
                    random_state=0):
     """The number of clusters of :func:`kmeans_denoise` (or the mixture), chosen without clean data.
 
-    As :func:`knn_best_k`: de-noise ``X_val`` with every number of clusters,
+    As :func:`~kpca_lib.denoising_baselines.knn_best_k`: de-noise ``X_val``
+    with every number of clusters,
     score against the second noisy copy ``X_val_second``
     (``E||z - x''||^2 = E||z - x_clean||^2 + d sigma^2``), and keep the first
     candidate within one standard error of the best
-    (:func:`one_standard_error_choice`), so the candidates are given in the
+    (:func:`~kpca_lib.denoising_baselines.one_standard_error_choice`), so the candidates are given in the
     order of preference.
 
     Parameters

@@ -145,7 +145,7 @@ class PreimageMixin:
           Gaussian kernel.
         * ``"kwok_tsang"``: the distance-based pre-image of Kwok & Tsang
           (2004) from the ``n_neighbors`` nearest expansion points, see
-          :func:`kpca_lib.preimage.kwok_tsang`. Gaussian kernel, no
+          :func:`kpca_lib.preimage_kwok_tsang.kwok_tsang`. Gaussian kernel, no
           iteration. A least-squares point that leaves its neighbours
           (farther from their mean than the farthest of them and than its
           estimated distances put it) is pulled back, with a
