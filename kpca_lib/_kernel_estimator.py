@@ -7,27 +7,34 @@ the fitted model's own kernel, ``kernel_``, which ``transform``,
 ``inverse_transform`` and ``denoise`` use: changing ``kernel`` (or the
 object passed as ``kernel``) after fit changes nothing until the next fit,
 as with scikit-learn's ``gamma_``.
+
+:class:`KernelMixin` also holds the exact fit (centre the n x n Gram matrix,
+solve for q eigenpairs) and the projection of new samples; the clean slate
+and the parameter checks that start every fit are in ``_kernel_checks.py``.
 """
 
 import warnings
 from functools import partial
-from numbers import Integral
 
 import numpy as np
 from joblib import effective_n_jobs
 from scipy.sparse import issparse
 from sklearn.base import clone
+from sklearn.preprocessing import KernelCenterer
 from sklearn.utils import gen_even_slices
+from sklearn.utils.extmath import svd_flip
 from sklearn.utils.parallel import Parallel, delayed
 
+from ._kernel_checks import KernelChecksMixin
 from ._linalg import (
     NEGATIVE_EIGENVALUE_RTOL,
     negative_eigenvalue_evidence,
+    numerical_rank,
     top_eigh,
     top_eigsh,
     top_randomized_eigh,
 )
-from ._validation import check_int, check_real, known_psd, symmetric_kernel_matrix
+from ._validation import check_n_components, check_rank, known_psd, symmetric_kernel_matrix
 from .kernels import Cosine, Gaussian, Laplacian, Linear, NotPSDWarning, Polynomial, Sigmoid
 
 __all__ = ["KernelMixin", "STRING_KERNELS", "resolve_kernel"]
@@ -35,10 +42,6 @@ __all__ = ["KernelMixin", "STRING_KERNELS", "resolve_kernel"]
 _BUILTIN_KERNELS = (Linear, Polynomial, Gaussian, Sigmoid, Laplacian, Cosine)
 # scikit-learn's names, and the parameters each reads
 STRING_KERNELS = ("linear", "poly", "rbf", "sigmoid", "cosine", "laplacian")
-_SOLVERS = ("auto", "dense", "arpack", "randomized")
-_APPROXIMATIONS = (None, "nystroem")
-# private state a fit sets besides its public attributes (those ending in "_")
-_FIT_STATE = ("_nystroem", "_fit_dtype", "_n_features_out")
 
 
 def resolve_kernel(kernel, *, gamma, degree, coef0, kernel_params, n_features):
@@ -97,7 +100,7 @@ def resolve_kernel(kernel, *, gamma, degree, coef0, kernel_params, n_features):
     return (partial(copy, **kernel_params) if kernel_params else copy), None
 
 
-class KernelMixin:
+class KernelMixin(KernelChecksMixin):
     """``kernel__<name>`` parameters, the fitted kernel ``kernel_``, its Gram matrix and eigenpairs."""
 
     def set_params(self, **params):
@@ -128,65 +131,6 @@ class KernelMixin:
                 )
             self.kernel = clone(kernel).set_params(**kernel_params)
         return self
-
-    def _clear_fit(self):
-        """Forget every fitted attribute of an earlier fit: a fit starts from a clean slate.
-
-        Public fitted attributes are those ending in ``_`` (scikit-learn's
-        rule, as in ``check_is_fitted``); a fit of another configuration
-        (another kernel, exact after Nystroem, ndarray after DataFrame) must
-        not keep ``gamma_``, ``X_fit_`` or ``feature_names_in_`` of the last.
-        """
-        for name in [name for name in vars(self) if name.endswith("_") and not name.startswith("__")]:
-            delattr(self, name)
-        for name in _FIT_STATE:
-            self.__dict__.pop(name, None)
-
-    def _check_params(self):
-        self._check_kernel()
-        if not (isinstance(self.remove_zero_eig, (bool, np.bool_)) and self.remove_zero_eig):
-            raise ValueError(
-                f"remove_zero_eig must be True, got {self.remove_zero_eig!r}: components of zero "
-                "eigenvalue are always dropped here, because their direction in feature space has "
-                "zero norm (alpha = beta / sqrt(0) does not exist). scikit-learn's "
-                "remove_zero_eig=False keeps them with zero projections; this library refuses an "
-                "n_components above the number of positive eigenvalues instead."
-            )
-        if not isinstance(self.copy_X, (bool, np.bool_)):
-            raise TypeError(f"copy_X must be True or False, got {self.copy_X!r}.")
-        if self.n_jobs is not None:
-            if isinstance(self.n_jobs, bool) or not isinstance(self.n_jobs, Integral):
-                raise TypeError(f"n_jobs must be an integer or None, got {self.n_jobs!r}.")
-            if self.n_jobs == 0:
-                raise ValueError("n_jobs must not be 0: None or 1 for one job, -1 for all processors.")
-        if self.eigen_solver not in _SOLVERS:
-            raise ValueError(
-                f"eigen_solver must be one of {_SOLVERS}, got {self.eigen_solver!r}."
-            )
-        check_real(self.alpha, "alpha", minimum=0)
-        check_real(self.tol, "tol", minimum=0)
-        if self.max_iter is not None:
-            check_int(self.max_iter, "max_iter", minimum=1)
-        if self.iterated_power != "auto":
-            check_int(self.iterated_power, "iterated_power", minimum=0)
-        if self.gamma is not None:
-            check_real(self.gamma, "gamma", minimum=0, strict=True)
-        if self.fit_inverse_transform and self._precomputed:
-            raise ValueError("Cannot fit_inverse_transform with a precomputed kernel.")
-        if self.approximation not in _APPROXIMATIONS:
-            raise ValueError(f"approximation must be one of {_APPROXIMATIONS}, got {self.approximation!r}.")
-        if self.approximation is not None:
-            self._check_nystroem_params()
-
-    def _check_sparse_fit(self):
-        """Say which options cannot take sparse samples, and why."""
-        for refused, why in (
-            (self._precomputed, "a precomputed kernel matrix must be a dense array"),
-            (self.fit_inverse_transform, "the learned pre-image map regresses onto dense samples "
-                                         "(scikit-learn refuses it too)"),
-        ):
-            if refused:
-                raise TypeError(f"X is a scipy.sparse matrix, but {why}: pass X.toarray().")
 
     def _warn_if_not_psd(self, K_c, eigenvalues, K_scale):
         """Report significant negative eigenvalues of a kernel not known PSD.
@@ -363,3 +307,49 @@ class KernelMixin:
         if solver == "arpack":
             return top_eigsh(K_c, q, tol=self.tol, max_iter=self.max_iter, random_state=self.random_state)
         return top_eigh(K_c, q)
+
+    def _fit_exact(self, X):
+        """Centre the n x n kernel matrix, solve for q eigenpairs; return q."""
+        n = X.shape[0]
+        q_max = n - 1  # centring in feature space removes one dimension
+        q = check_n_components(self.n_components, q_max, f"n_samples - 1 = {q_max}")
+
+        K = self._gram(X)
+        K_scale = max(K.max(), -K.min())  # the round-off of centring scales with it
+        self._check_underflow(K_scale, X)
+        # the centring is internal: never a DataFrame, whatever set_output says
+        centerer = KernelCenterer().set_output(transform="default").fit(K)
+        K_c = centerer.transform(K, copy=False)  # in place: K is not needed again
+        # the solver reads one triangle of K_c, transform all of it
+        self._check_symmetric(K_c, X.dtype, scale=K_scale, centred=True)
+
+        eigenvalues, betas = self._solve(K_c, q)
+        self._warn_if_not_psd(K_c, eigenvalues, K_scale)
+        del K, K_c
+
+        # components of zero or negative eigenvalue have no unit-norm alpha
+        # float32 samples are known to float32's precision only: so is the rank
+        rank = numerical_rank(eigenvalues, n, scale=K_scale, eps=np.finfo(X.dtype).eps)
+        q = check_rank(
+            rank, rank if self.n_components is None else q,
+            "The centred kernel matrix has no positive eigenvalue: all "
+            "samples are the same point in feature space.",
+            "the centred kernel matrix",
+        )
+        # flip signs to enforce deterministic output
+        betas, _ = svd_flip(np.ascontiguousarray(betas[:, :q]), None)
+
+        self.eigenvalues_ = eigenvalues[:q]
+        self.eigenvectors_ = betas
+        self.alphas_ = betas / np.sqrt(self.eigenvalues_)
+        if not self._precomputed:
+            self.X_fit_ = X
+        self.centerer_ = centerer
+        return q
+
+    def _project(self, X):
+        """Projections of validated samples as a float64 ndarray (never wrapped)."""
+        if self._nystroem:
+            return self._project_nystroem(X)
+        K_test = self._gram(X, None if self._precomputed else self.X_fit_)
+        return self.centerer_.transform(K_test, copy=False) @ self.alphas_

@@ -14,6 +14,7 @@ Three ways back, through one API (:meth:`PreimageMixin.denoise`):
 from contextlib import nullcontext
 
 import numpy as np
+from scipy.sparse import issparse
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -22,6 +23,8 @@ from ._threads import one_blas_thread
 from ._validation import check_n_components, check_projections
 from .kernels import Gaussian
 from .learned_preimage import fit_learned_preimage, learned_preimage
+from .nystroem import landmark_gamma_weights
+from .preimage import gamma_weights
 
 __all__ = ["PreimageMixin"]
 
@@ -78,11 +81,19 @@ def _check_starts(Z0, shape):
 class PreimageMixin:
     """``inverse_transform`` and ``denoise`` for :class:`~kpca_lib.KernelPCA`.
 
-    Uses the estimator's ``_project`` and ``_preimage_expansion`` (the
-    expansion points of the projection, training points or landmarks, and
-    their weights gamma), the fitted ``n_components_`` and, for the learned
+    Uses the estimator's ``_project``, the expansion of a projection by
+    ``_preimage_expansion`` below (the expansion points, training points or
+    landmarks, and their weights gamma), the fitted ``n_components_`` and, for the learned
     map, ``X_fit_``, ``X_transformed_fit_`` and ``dual_coef_``.
     """
+
+    def _preimage_expansion(self, Y):
+        """Expansion points and weights gamma of ``P_q phi(x)``, q = Y.shape[1] projections."""
+        q = Y.shape[1]
+        if self._nystroem:
+            return self.landmarks_, landmark_gamma_weights(self.alphas_[:, :q], Y, self.mean_coef_)
+        points = self.X_fit_.toarray() if issparse(self.X_fit_) else self.X_fit_
+        return points, gamma_weights(self.alphas_[:, :q], Y)
 
     def inverse_transform(self, Z):
         """Map projections back to input space by the learned pre-image map.
@@ -145,7 +156,7 @@ class PreimageMixin:
           Gaussian kernel.
         * ``"kwok_tsang"``: the distance-based pre-image of Kwok & Tsang
           (2004) from the ``n_neighbors`` nearest expansion points, see
-          :func:`kpca_lib.preimage.kwok_tsang`. Gaussian kernel, no
+          :func:`kpca_lib.preimage_kwok_tsang.kwok_tsang`. Gaussian kernel, no
           iteration. A least-squares point that leaves its neighbours
           (farther from their mean than the farthest of them and than its
           estimated distances put it) is pulled back, with a

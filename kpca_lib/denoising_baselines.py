@@ -11,13 +11,12 @@ using the (noisy) training points ``X_fit`` only:
   weight ``gamma_i = 1/n``, that is the density term
   ``(1/n) sum_i k(z, x_i)`` of rho alone, with no component at all;
 * :func:`linear_pca_denoise`: projection on the first q principal components
-  and back, with q chosen on held-out data by :func:`linear_pca_best_q`;
-* :func:`kmeans_denoise`: the centroid of the k-means cluster a point falls
-  in (a hard clustering), and :func:`gaussian_mixture_denoise`: the
-  posterior mean of the cluster centre under a Gaussian mixture (a soft
-  clustering), the number of clusters chosen on held-out data by
-  :func:`cluster_best_k`. Where kernel PCA's components are cluster
-  indicators, these are the sceptic's baselines.
+  and back, with q chosen on held-out data by :func:`linear_pca_best_q`.
+
+The cluster baselines (:func:`kmeans_denoise`, :func:`gaussian_mixture_denoise`,
+:func:`cluster_best_k`) are in :mod:`kpca_lib.cluster_baselines` and Stein's
+unbiased risk estimate :func:`monte_carlo_sure` in :mod:`kpca_lib.sure`; both
+are importable from here too, where they lived first.
 
 The noisy input itself is the first baseline: an estimate must beat ``X``.
 :func:`one_standard_error_choice` is the held-out rule of chapter 5 (a paired
@@ -29,22 +28,22 @@ import warnings
 
 import numpy as np
 from scipy.special import softmax
-from sklearn.cluster import KMeans
 from sklearn.decomposition import PCA
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import pairwise_distances
-from sklearn.mixture import GaussianMixture
 from sklearn.neighbors import NearestNeighbors
 from sklearn.utils import check_array
 
-from ._threads import blas_controller
+from ._held_out import check_points as _check_points
+from ._held_out import one_standard_error_choice
 from ._validation import check_int, check_real
 
+# moved to modules of their own; imported here so that the imports of the chapters keep working
+# (not in __all__: the reference documents each in its own module, once)
+from .cluster_baselines import cluster_best_k, gaussian_mixture_denoise, kmeans_denoise  # noqa: F401
+from .sure import monte_carlo_sure  # noqa: F401
+
 __all__ = [
-    "monte_carlo_sure",
-    "cluster_best_k",
-    "gaussian_mixture_denoise",
-    "kmeans_denoise",
     "knn_average",
     "knn_best_k",
     "linear_pca_best_q",
@@ -54,14 +53,6 @@ __all__ = [
     "one_standard_error_choice",
     "training_mean",
 ]
-
-
-def _check_points(X_fit, X):
-    X_fit = check_array(X_fit, dtype=np.float64, input_name="X_fit")
-    X = check_array(X, dtype=np.float64, input_name="X")
-    if X.shape[1] != X_fit.shape[1]:
-        raise ValueError(f"X must have {X_fit.shape[1]} features like X_fit, got {X.shape[1]}.")
-    return X_fit, X
 
 
 def training_mean(X_fit, X):
@@ -258,43 +249,6 @@ def linear_pca_denoise(X_fit, X, n_components):
     return pca.inverse_transform(pca.transform(X))
 
 
-def one_standard_error_choice(errors):
-    """Index of the simplest setting within one standard error of the best.
-
-    The held-out rule of chapter 5, a paired variant of the one-standard-error
-    rule of Hastie et al. (2009): with ``e_s`` the errors of setting s on the
-    validation points and ``s*`` the setting of least mean error, keep s if
-
-        mean(e_s - e_{s*}) <= sd(e_s - e_{s*}) / sqrt(m),
-
-    and return the first kept one: order the settings simplest first.
-
-    Parameters
-    ----------
-    errors : array-like of shape (n_settings, n_points)
-        One error per setting and validation point (m >= 2 points), e.g. the
-        squared distance of each de-noised point to a second, independent
-        noisy copy of it: no clean data needed.
-
-    Returns
-    -------
-    index : int
-        The chosen row.
-
-    Examples
-    --------
-    >>> one_standard_error_choice([[1.0, 1.3, 0.8], [0.9, 1.0, 0.9], [3.0, 3.0, 3.0]])
-    0
-    """
-    errors = check_array(errors, dtype=np.float64, input_name="errors")
-    if errors.shape[1] < 2:
-        raise ValueError(f"errors needs at least 2 validation points (columns), got {errors.shape[1]}.")
-    best = np.argmin(errors.mean(axis=1))
-    excess = errors - errors[best]
-    standard_error = excess.std(axis=1, ddof=1) / np.sqrt(errors.shape[1])
-    return int(np.flatnonzero(excess.mean(axis=1) <= standard_error)[0])
-
-
 def linear_pca_best_q(X_fit, X_val, X_val_second, q_values=None):
     """Linear PCA's number of components, chosen on held-out data without clean data.
 
@@ -386,198 +340,3 @@ def knn_best_k(X_fit, X_val, X_val_second, k_values=None):
         raise ValueError(f"k_values must be a non-empty decreasing sequence, got {k_values}.")
     errors = [np.sum((knn_average(X_fit, X_val, k) - X_val_second) ** 2, axis=1) for k in k_values]
     return k_values[one_standard_error_choice(errors)]
-
-
-def kmeans_denoise(X_fit, X, n_clusters, *, random_state=0):
-    """Replace every point by the centroid of its k-means cluster.
-
-    k-means (scikit-learn's :class:`~sklearn.cluster.KMeans`, 4 restarts of
-    k-means++) is fitted to the noisy training points; each point of ``X``
-    goes to the centroid nearest to it. A hard clustering followed by
-    averaging within the cluster.
-
-    Parameters
-    ----------
-    X_fit : array-like of shape (n_samples, n_features)
-        The training points.
-    X : array-like of shape (n_points, n_features)
-        The noisy points.
-    n_clusters : int
-        Number of clusters, 1 <= n_clusters <= n_samples.
-    random_state : int, default=0
-        Seed of k-means++.
-
-    Returns
-    -------
-    Z : ndarray of shape (n_points, n_features)
-        The centroid of each point's cluster.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> X_fit = np.array([[0.0], [0.2], [5.0], [5.4]])
-    >>> kmeans_denoise(X_fit, [[0.3], [4.0]], n_clusters=2).round(6)
-    array([[0.1],
-           [5.2]])
-    """
-    X_fit, X = _check_points(X_fit, X)
-    n_clusters = check_int(n_clusters, "n_clusters", minimum=1, maximum=X_fit.shape[0])
-    # one thread: k-means on a few thousand points gains nothing from more, and its OpenMP threads
-    # spin for many times the work on a machine whose cores are busy
-    with blas_controller().limit(limits=1):
-        model = KMeans(n_clusters=n_clusters, n_init=4, random_state=random_state).fit(X_fit)
-    return model.cluster_centers_[model.predict(X)]
-
-
-def gaussian_mixture_denoise(X_fit, X, n_components, *, random_state=0):
-    """Posterior mean of the cluster centre under a Gaussian mixture: a soft clustering.
-
-    A mixture of ``n_components`` spherical Gaussians (scikit-learn's
-    :class:`~sklearn.mixture.GaussianMixture`, initialised by k-means) is
-    fitted to the noisy training points, and each point becomes
-
-        z = sum_k P(k | x) mu_k,
-
-    the centres weighted by the posterior probability that x belongs to
-    each: the soft version of :func:`kmeans_denoise`.
-
-    Parameters
-    ----------
-    X_fit : array-like of shape (n_samples, n_features)
-        The training points.
-    X : array-like of shape (n_points, n_features)
-        The noisy points.
-    n_components : int
-        Number of mixture components, 1 <= n_components <= n_samples.
-    random_state : int, default=0
-        Seed of the k-means initialisation.
-
-    Returns
-    -------
-    Z : ndarray of shape (n_points, n_features)
-        The posterior mean of each point's centre.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> X_fit = np.array([[0.0], [0.2], [5.0], [5.4]])
-    >>> gaussian_mixture_denoise(X_fit, [[0.3], [4.0]], n_components=2).round(6)
-    array([[0.1],
-           [5.2]])
-    """
-    X_fit, X = _check_points(X_fit, X)
-    n_components = check_int(n_components, "n_components", minimum=1, maximum=X_fit.shape[0])
-    with blas_controller().limit(limits=1):
-        model = GaussianMixture(n_components=n_components, covariance_type="spherical",
-                                random_state=random_state).fit(X_fit)
-    return model.predict_proba(X) @ model.means_
-
-
-def cluster_best_k(X_fit, X_val, X_val_second, k_values=(30, 20, 15, 11, 8, 5, 3), *, soft=False,
-                   random_state=0):
-    """The number of clusters of :func:`kmeans_denoise` (or the mixture), chosen without clean data.
-
-    As :func:`knn_best_k`: de-noise ``X_val`` with every number of clusters,
-    score against the second noisy copy ``X_val_second``
-    (``E||z - x''||^2 = E||z - x_clean||^2 + d sigma^2``), and keep the first
-    candidate within one standard error of the best
-    (:func:`one_standard_error_choice`), so the candidates are given in the
-    order of preference.
-
-    Parameters
-    ----------
-    X_fit : array-like of shape (n_samples, n_features)
-        The training points.
-    X_val, X_val_second : array-like of shape (n_points, n_features)
-        Two noisy copies of the same validation points.
-    k_values : sequence of int, default=(30, 20, 15, 11, 8, 5, 3)
-        The candidates, each at most n_samples, in the order of preference.
-    soft : bool, default=False
-        Score :func:`gaussian_mixture_denoise` instead of k-means.
-    random_state : int, default=0
-        Seed of the clusterings.
-
-    Returns
-    -------
-    k : int
-        The chosen number of clusters.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> centres = np.repeat([[0.0, 0.0], [5.0, 5.0], [0.0, 5.0]], 30, axis=0)
-    >>> noisy = lambda: centres + 0.3 * rng.standard_normal(centres.shape)
-    >>> cluster_best_k(noisy(), noisy(), noisy(), k_values=(6, 3, 2, 1))
-    3
-    """
-    X_fit, X_val = _check_points(X_fit, X_val)
-    X_val_second = check_array(X_val_second, dtype=np.float64, input_name="X_val_second")
-    if X_val_second.shape != X_val.shape:
-        raise ValueError(f"X_val_second must have the shape of X_val {X_val.shape}, got {X_val_second.shape}.")
-    k_values = [int(k) for k in k_values]
-    if not k_values:
-        raise ValueError("k_values must be a non-empty sequence of numbers of clusters.")
-    denoiser = gaussian_mixture_denoise if soft else kmeans_denoise
-    errors = [np.sum((denoiser(X_fit, X_val, k, random_state=random_state) - X_val_second) ** 2, axis=1)
-              for k in k_values]
-    return k_values[one_standard_error_choice(errors)]
-
-
-def monte_carlo_sure(denoiser, X, sigma, *, epsilon=None, random_state=0):
-    """Stein's unbiased risk estimate of a de-noiser from one noisy copy (Monte-Carlo SURE).
-
-    For ``x = x_clean + e`` with Gaussian noise ``e ~ N(0, sigma^2 I)`` in d
-    dimensions and a weakly differentiable de-noiser f (Stein, 1981),
-
-        E ||f(x) - x_clean||^2 = E [ ||f(x) - x||^2 - d sigma^2 + 2 sigma^2 div f(x) ],
-
-    so the bracket, computable without the clean point, estimates the clean
-    error. The divergence is estimated as Ramani, Blu & Unser (2008) do, from
-    one more evaluation of the de-noiser per point: with b a standard normal
-    vector, ``div f(x) ~ b . (f(x + epsilon b) - f(x)) / epsilon``. It needs
-    the noise level and evaluations of f only; f must be a function of each
-    point alone (fitted without the points it de-noises) and smooth enough
-    for a finite difference.
-
-    Parameters
-    ----------
-    denoiser : callable
-        Maps an array of shape (n_points, n_features) to one of the same
-        shape, point by point.
-    X : array-like of shape (n_points, n_features)
-        The noisy points, one copy each.
-    sigma : float
-        The noise's standard deviation per coordinate, sigma > 0.
-    epsilon : float or None, default=None
-        The finite-difference step; None uses ``0.01 * sigma``.
-    random_state : int, default=0
-        Seed of the probe vectors b.
-
-    Returns
-    -------
-    sure : ndarray of shape (n_points,)
-        One estimate of ``||f(x) - x_clean||^2`` per point; their mean
-        estimates the mean squared error.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> X = np.random.default_rng(0).normal(size=(20000, 3))
-    >>> # doing nothing has error d sigma^2 = 3 * 0.5^2 = 0.75, whatever the data
-    >>> bool(abs(monte_carlo_sure(lambda A: A, X, sigma=0.5).mean() - 0.75) < 0.02)
-    True
-    """
-    X = check_array(X, dtype=np.float64, input_name="X")
-    sigma = check_real(sigma, "sigma", minimum=0, strict=True)
-    epsilon = 0.01 * sigma if epsilon is None else check_real(epsilon, "epsilon", minimum=0, strict=True)
-    if not callable(denoiser):
-        raise TypeError(f"denoiser must be callable, got {type(denoiser).__name__}.")
-    b = np.random.default_rng(random_state).standard_normal(X.shape)
-    Z = np.asarray(denoiser(X), dtype=np.float64)
-    if Z.shape != X.shape:
-        raise ValueError(f"denoiser must return the shape of X {X.shape}, got {Z.shape}.")
-    Z_moved = np.asarray(denoiser(X + epsilon * b), dtype=np.float64)
-    divergence = np.sum(b * (Z_moved - Z), axis=1) / epsilon
-    d = X.shape[1]
-    return np.sum((Z - X) ** 2, axis=1) - d * sigma**2 + 2 * sigma**2 * divergence

@@ -20,18 +20,13 @@ landmarks (:mod:`kpca_lib.nystroem`): O(n m^2) time, O(m^2) memory.
 import numpy as np
 from scipy.sparse import issparse
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
-from sklearn.preprocessing import KernelCenterer
-from sklearn.utils.extmath import svd_flip
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._kernel_estimator import KernelMixin
-from ._linalg import numerical_rank
-from ._validation import check_n_components, check_rank
 from .denoising import PreimageMixin
 from .learned_preimage import fit_learned_preimage
-from .nystroem import NystroemMixin, landmark_gamma_weights
+from .nystroem import NystroemMixin
 from .nystroem_dask import DaskNystroemMixin, is_dask_array
-from .preimage import gamma_weights
 
 __all__ = ["KernelPCA"]
 
@@ -345,45 +340,6 @@ class KernelPCA(KernelMixin, NystroemMixin, DaskNystroemMixin, PreimageMixin, Cl
             )
         return self
 
-    def _fit_exact(self, X):
-        """Centre the n x n kernel matrix, solve for q eigenpairs; return q."""
-        n = X.shape[0]
-        q_max = n - 1  # centring in feature space removes one dimension
-        q = check_n_components(self.n_components, q_max, f"n_samples - 1 = {q_max}")
-
-        K = self._gram(X)
-        K_scale = max(K.max(), -K.min())  # the round-off of centring scales with it
-        self._check_underflow(K_scale, X)
-        # the centring is internal: never a DataFrame, whatever set_output says
-        centerer = KernelCenterer().set_output(transform="default").fit(K)
-        K_c = centerer.transform(K, copy=False)  # in place: K is not needed again
-        # the solver reads one triangle of K_c, transform all of it
-        self._check_symmetric(K_c, X.dtype, scale=K_scale, centred=True)
-
-        eigenvalues, betas = self._solve(K_c, q)
-        self._warn_if_not_psd(K_c, eigenvalues, K_scale)
-        del K, K_c
-
-        # components of zero or negative eigenvalue have no unit-norm alpha
-        # float32 samples are known to float32's precision only: so is the rank
-        rank = numerical_rank(eigenvalues, n, scale=K_scale, eps=np.finfo(X.dtype).eps)
-        q = check_rank(
-            rank, rank if self.n_components is None else q,
-            "The centred kernel matrix has no positive eigenvalue: all "
-            "samples are the same point in feature space.",
-            "the centred kernel matrix",
-        )
-        # flip signs to enforce deterministic output
-        betas, _ = svd_flip(np.ascontiguousarray(betas[:, :q]), None)
-
-        self.eigenvalues_ = eigenvalues[:q]
-        self.eigenvectors_ = betas
-        self.alphas_ = betas / np.sqrt(self.eigenvalues_)
-        if not self._precomputed:
-            self.X_fit_ = X
-        self.centerer_ = centerer
-        return q
-
     def fit_transform(self, X, y=None):
         """Fit the model and return the projections of the training samples.
 
@@ -413,21 +369,6 @@ class KernelPCA(KernelMixin, NystroemMixin, DaskNystroemMixin, PreimageMixin, Cl
         else:
             Z = self.alphas_ * self.eigenvalues_
         return Z.astype(self._fit_dtype, copy=False)
-
-    def _project(self, X):
-        """Projections of validated samples as a float64 ndarray (never wrapped)."""
-        if self._nystroem:
-            return self._project_nystroem(X)
-        K_test = self._gram(X, None if self._precomputed else self.X_fit_)
-        return self.centerer_.transform(K_test, copy=False) @ self.alphas_
-
-    def _preimage_expansion(self, Y):
-        """Expansion points and weights gamma of ``P_q phi(x)``, q = Y.shape[1] projections."""
-        q = Y.shape[1]
-        if self._nystroem:
-            return self.landmarks_, landmark_gamma_weights(self.alphas_[:, :q], Y, self.mean_coef_)
-        points = self.X_fit_.toarray() if issparse(self.X_fit_) else self.X_fit_
-        return points, gamma_weights(self.alphas_[:, :q], Y)
 
     def transform(self, X):
         """Project samples on the feature-space components.

@@ -66,7 +66,7 @@ def denoising_lab(
     :func:`~kpca_lib.preimage.gamma_weights` and
     :func:`~kpca_lib.preimage.gaussian_fixed_point` (tol 1e-6, 3 restarts)
     do; and the Kwok-Tsang pre-image of the same projections, with 10
-    neighbours, as :func:`~kpca_lib.preimage.kwok_tsang`. Sliders: sigma on the grid ``sigmas``, c on a log scale over
+    neighbours, as :func:`~kpca_lib.preimage_kwok_tsang.kwok_tsang`. Sliders: sigma on the grid ``sigmas``, c on a log scale over
     ``c_range`` (or c = 2 d sigma^2 with the width-rule toggle), q from 1
     to 12 and the iterations from 0 to 50. Beside the plane: the MSEs to the
     true centres, the fraction converged, and rho(z_t) and the step sizes
