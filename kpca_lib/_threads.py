@@ -12,7 +12,7 @@ from functools import cache
 
 from threadpoolctl import ThreadpoolController
 
-__all__ = ["blas_controller", "one_blas_thread"]
+__all__ = ["blas_controller", "one_blas_thread", "one_thread"]
 
 
 @cache
@@ -38,3 +38,19 @@ def one_blas_thread():
     {1}
     """
     return blas_controller().limit(limits=1, user_api="blas")
+
+
+def one_thread():
+    """A context manager that runs every thread pool (BLAS and OpenMP) on one thread.
+
+    scikit-learn's k-means and Gaussian mixtures also run OpenMP loops, whose
+    threads spin like BLAS's on a busy machine; a fit on a few thousand points
+    gains nothing from them.
+
+    Returns
+    -------
+    context manager
+        ``threadpoolctl``'s limit of every pool to one thread, undone when the
+        block ends.
+    """
+    return blas_controller().limit(limits=1)

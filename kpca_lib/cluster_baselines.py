@@ -21,7 +21,7 @@ from sklearn.utils import check_array
 
 from ._held_out import check_points as _check_points
 from ._held_out import one_standard_error_choice
-from ._threads import blas_controller
+from ._threads import one_thread
 from ._validation import check_int
 
 __all__ = ["cluster_best_k", "gaussian_mixture_denoise", "kmeans_denoise"]
@@ -61,9 +61,7 @@ def kmeans_denoise(X_fit, X, n_clusters, *, random_state=0):
     """
     X_fit, X = _check_points(X_fit, X)
     n_clusters = check_int(n_clusters, "n_clusters", minimum=1, maximum=X_fit.shape[0])
-    # one thread: k-means on a few thousand points gains nothing from more, and its OpenMP threads
-    # spin for many times the work on a machine whose cores are busy
-    with blas_controller().limit(limits=1):
+    with one_thread():  # its OpenMP threads only spin on a busy machine (_threads.one_thread)
         model = KMeans(n_clusters=n_clusters, n_init=4, random_state=random_state).fit(X_fit)
     return model.cluster_centers_[model.predict(X)]
 
@@ -106,7 +104,7 @@ def gaussian_mixture_denoise(X_fit, X, n_components, *, random_state=0):
     """
     X_fit, X = _check_points(X_fit, X)
     n_components = check_int(n_components, "n_components", minimum=1, maximum=X_fit.shape[0])
-    with blas_controller().limit(limits=1):
+    with one_thread():
         model = GaussianMixture(n_components=n_components, covariance_type="spherical",
                                 random_state=random_state).fit(X_fit)
     return model.predict_proba(X) @ model.means_
