@@ -24,6 +24,7 @@ from .pca import PCA
 from .proximal import project_unit_ball, singular_value_threshold, soft_threshold
 from .matrix_completion import MatrixCompletionResult, complete_matrix
 from .robust_pca import RobustPCAResult, robust_pca
+from .godec import GoDecResult, godec
 from .sparse_pca import SparsePCA
 
 __all__ = [
@@ -52,6 +53,8 @@ __all__ = [
     "RobustPCAResult",
     "complete_matrix",
     "MatrixCompletionResult",
+    "godec",
+    "GoDecResult",
 ]
 
 __version__ = "0.1.0"

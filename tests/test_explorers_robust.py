@@ -156,3 +156,37 @@ def test_pcp_verdict_tells_recovery_certified_failure_and_no_convergence():
     planted = np.linalg.svd(column.L0, compute_uv=False).sum() + lam * np.abs(S0).sum()
     found = np.linalg.svd(fit.L, compute_uv=False).sum() + lam * np.abs(column.L0 + S0 - fit.L).sum()
     assert found < planted
+
+
+def test_pcp_certified_verdict_certifies_both_ways():
+    import dataclasses
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    from kpca_lib import robust_pca
+    from kpca_lib.datasets import low_rank_plus_sparse
+    from kpca_lib.explorers import CERTIFIED_VERDICTS, pcp_certified_verdict
+
+    easy = low_rank_plus_sparse(n=40, rank=2, corruption=0.05, random_state=0)
+    fit = robust_pca(easy.M)
+    verdict, planted_gap, found_gap = pcp_certified_verdict(fit, easy.L0, easy.S0, easy.M)
+    assert CERTIFIED_VERDICTS[verdict] == "recovered (certified)"
+    # weak duality: the bound is below every feasible objective, the planted one included
+    planted = np.linalg.svd(easy.L0, compute_uv=False).sum() + fit.lam * np.abs(easy.S0).sum()
+    assert fit.lower_bound <= planted * (1 + 1e-12) and 0 <= planted_gap + 1e-12 < 1e-6
+    # the same fit with a bound too loose to certify anything: undecided, not "recovered"
+    loose = dataclasses.replace(fit, lower_bound=0.9 * fit.lower_bound)
+    assert pcp_certified_verdict(loose, easy.L0, easy.S0, easy.M)[0] == 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        stopped = robust_pca(easy.M, max_iter=2)
+    assert CERTIFIED_VERDICTS[pcp_certified_verdict(stopped, easy.L0, easy.S0, easy.M)[0]] == (
+        "max_iter reached")
+    column = low_rank_plus_sparse(n=60, rank=2, corruption=0.0, random_state=5)
+    S0 = np.zeros((60, 60))
+    S0[:, 7] = np.random.default_rng(6).choice([-1.0, 1.0], 60)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fit = robust_pca(column.L0 + S0, max_iter=200)
+    assert pcp_certified_verdict(fit, column.L0, S0, column.L0 + S0)[0] == 1

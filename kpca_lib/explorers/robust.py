@@ -20,8 +20,8 @@ from ..robust_pca import robust_pca
 from .explorer import Explorer
 from .sliders import LiveRange, Slider
 
-__all__ = ["SUPPORT_LABELS", "VERDICTS", "robust_pca_trial", "pcp_verdict", "pcp_phase_diagram",
-           "draw_robust_pca", "robust_pca_explorer"]
+__all__ = ["SUPPORT_LABELS", "VERDICTS", "CERTIFIED_VERDICTS", "robust_pca_trial", "pcp_verdict",
+           "pcp_certified_verdict", "pcp_phase_diagram", "draw_robust_pca", "robust_pca_explorer"]
 
 #: The classes of the support map, in the order of its values 0, 1, 2, 3.
 SUPPORT_LABELS = ("clean", "corrupted, found", "corrupted, missed", "clean, flagged")
@@ -35,6 +35,9 @@ VERDICTS = ("recovered", "PCP fails (certified)", "solver not converged")
 _RECOVERED = 1e-3
 # objectives closer than this (relative) are not told apart
 _OBJECTIVE_MARGIN = 1e-6
+#: The outcomes of :func:`pcp_certified_verdict`, in the order of its codes 0 to 3.
+CERTIFIED_VERDICTS = ("recovered (certified)", "PCP fails (certified)",
+                      "near-tie (undecided)", "max_iter reached")
 
 
 def pcp_verdict(fit, L0, S0, M):
@@ -73,6 +76,58 @@ def pcp_verdict(fit, L0, S0, M):
     return (1 if margin > _OBJECTIVE_MARGIN else 2), error, margin
 
 
+def _pcp_objective(L, S, lam):
+    return float(np.linalg.svd(L, compute_uv=False).sum() + lam * np.abs(S).sum())
+
+
+def pcp_certified_verdict(fit, L0, S0, M):
+    """Whether a PCP split recovered ``(L0, S0)``, certified both ways.
+
+    With ``f`` the PCP objective and ``b = fit.lower_bound`` (from the dual,
+    below the optimum by weak duality):
+
+    * 0, recovered (certified): the solver converged, ``||L - L0||_F <
+      1e-3 ||L0||_F`` and ``(f(L0, S0) - b) / f(L0, S0) <= 1e-6``: the
+      planted split is within ``1e-6`` (relative) of the optimum;
+    * 1, PCP fails (certified): ``(L, M - L)`` has an objective below
+      ``f(L0, S0)`` by more than ``1e-6`` relative (as in :func:`pcp_verdict`);
+    * 2, near-tie (undecided): the solver converged, but neither holds: the
+      planted split and the split found are closer than ``1e-6`` (relative)
+      in objective, or the bound is not tight enough to tell;
+    * 3, max_iter reached: the solver did not converge and no failure is
+      certified.
+
+    Parameters
+    ----------
+    fit : RobustPCAResult
+    L0, S0, M : ndarray
+        The planted split and the matrix.
+
+    Returns
+    -------
+    verdict : int
+        0, 1, 2 or 3 (:data:`CERTIFIED_VERDICTS`).
+    planted_gap : float
+        ``(f(L0, S0) - b) / f(L0, S0)``: how far the planted split may be
+        above the optimum (relative).
+    found_gap : float
+        ``(f(L, M - L) - b) / f(L0, S0)``, the same for the split found.
+    """
+    planted = _pcp_objective(L0, S0, fit.lam)
+    planted_gap = (planted - fit.lower_bound) / planted
+    found_gap = (_pcp_objective(fit.L, M - fit.L, fit.lam) - fit.lower_bound) / planted
+    verdict, error, _ = pcp_verdict(fit, L0, S0, M)
+    if verdict == 1:
+        code = 1
+    elif not fit.converged:
+        code = 3
+    elif error < _RECOVERED and planted_gap <= _OBJECTIVE_MARGIN:
+        code = 0
+    else:
+        code = 2
+    return code, float(planted_gap), float(found_gap)
+
+
 def pcp_phase_diagram(n, ranks, corruptions, n_trials, rho=1.2, max_iter=1000):
     """Split ``n_trials`` test matrices per (rank, corruption) cell by PCP.
 
@@ -84,11 +139,15 @@ def pcp_phase_diagram(n, ranks, corruptions, n_trials, rho=1.2, max_iter=1000):
     sklearn.utils.Bunch
         ``verdict``, ``error``, ``objective_margin`` and ``n_iter``, each of
         shape ``(len(ranks), len(corruptions), n_trials)`` (see
-        :func:`pcp_verdict`).
+        :func:`pcp_verdict`); ``converged``, ``certified_verdict``,
+        ``planted_gap`` and ``found_gap`` of the same shape (see
+        :func:`pcp_certified_verdict`).
     """
     shape = (len(ranks), len(corruptions), n_trials)
     out = Bunch(verdict=np.zeros(shape, int), error=np.zeros(shape),
-                objective_margin=np.zeros(shape), n_iter=np.zeros(shape, int))
+                objective_margin=np.zeros(shape), n_iter=np.zeros(shape, int),
+                converged=np.zeros(shape, bool), certified_verdict=np.zeros(shape, int),
+                planted_gap=np.zeros(shape), found_gap=np.zeros(shape))
     with warnings.catch_warnings():
         # a run that stops at max_iter is classified, not warned about
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -100,6 +159,9 @@ def pcp_phase_diagram(n, ranks, corruptions, n_trials, rho=1.2, max_iter=1000):
             verdict = pcp_verdict(fit, case.L0, case.S0, case.M)
             out.verdict[index], out.error[index], out.objective_margin[index] = verdict
             out.n_iter[index] = fit.n_iter
+            out.converged[index] = fit.converged
+            certified = pcp_certified_verdict(fit, case.L0, case.S0, case.M)
+            out.certified_verdict[index], out.planted_gap[index], out.found_gap[index] = certified
     return out
 
 
