@@ -227,6 +227,23 @@ def _svt(A, tau, svd_method, V, rng):
     return L, rank, Vt.T, float(shrunk.sum()), svd_method == "partial" and V is not None
 
 
+def _check_observed(M, observed):
+    """M with its missing entries set to 0 (never read), and the mask as bool."""
+    M = check_array(M, dtype=np.float64, input_name="M", ensure_min_samples=2,
+                    ensure_min_features=2, ensure_all_finite="allow-nan")
+    observed = np.asarray(observed)
+    if observed.dtype != bool:
+        raise TypeError(f"observed must be a boolean array, got dtype {observed.dtype}.")
+    if observed.shape != M.shape:
+        raise ValueError(f"observed must have the shape of M, {M.shape}, got {observed.shape}.")
+    if not observed.any():
+        raise ValueError("observed has no True entry: there is nothing to split.")
+    M = np.where(observed, M, 0.0)
+    if not np.all(np.isfinite(M)):
+        raise ValueError("M must be finite on the observed entries.")
+    return M, observed
+
+
 def _check_arguments(M, lam, tol, max_iter, rho, svd_method):
     M = check_array(M, dtype=np.float64, input_name="M", ensure_min_samples=2, ensure_min_features=2)
     if lam is None:
@@ -242,7 +259,8 @@ def _check_arguments(M, lam, tol, max_iter, rho, svd_method):
     return M, lam, tol, max_iter, rho, svd_method
 
 
-def robust_pca(M, lam=None, *, tol=1e-7, max_iter=1000, rho=1.2, svd_method="auto"):
+def robust_pca(M, lam=None, *, tol=1e-7, max_iter=1000, rho=1.2, svd_method="auto",
+               observed=None):
     """Split ``M`` into low-rank plus sparse by principal component pursuit.
 
     Solves ``min ||L||_* + lam ||S||_1  s.t.  L + S = M`` by the inexact
@@ -308,6 +326,15 @@ def robust_pca(M, lam=None, *, tol=1e-7, max_iter=1000, rho=1.2, svd_method="aut
         in a row it is not tried for the next ``2^k`` sweeps.
         ``"auto"`` is ``"partial"`` when ``min(n1, n2) >= 100`` and
         ``"full"`` otherwise (for small matrices the full SVD is faster).
+    observed : array-like of bool, shape (n1, n2), or None, default=None
+        The entries of ``M`` that are observed (``None``: all). The others
+        are never read (they may be NaN): the programme becomes
+        ``min ||L||_* + lam ||S||_1`` subject to ``L + S = M`` on the
+        observed entries only, PCP with missing entries (Candes et al.,
+        2011, section 1.6). ``S`` is returned as 0 on the missing entries,
+        where ``L`` is the prediction; ``objective`` and ``lower_bound``
+        are those of this programme (the multiplier is 0 off the observed
+        entries). Appendix B chooses ``lam`` on held-out entries with it.
 
     Returns
     -------
@@ -330,7 +357,13 @@ def robust_pca(M, lam=None, *, tol=1e-7, max_iter=1000, rho=1.2, svd_method="aut
     >>> bool(result.objective - result.lower_bound < 1e-5 * result.objective)
     True
     """
-    M, lam, tol, max_iter, rho, svd_method = _check_arguments(M, lam, tol, max_iter, rho, svd_method)
+    if observed is None:
+        M, lam, tol, max_iter, rho, svd_method = _check_arguments(
+            M, lam, tol, max_iter, rho, svd_method)
+    else:
+        M, observed = _check_observed(M, observed)
+        M, lam, tol, max_iter, rho, svd_method = _check_arguments(
+            M, lam, tol, max_iter, rho, svd_method)
     scale = np.max(np.abs(M))
     if scale == 0.0:
         raise ValueError("M is all zeros: there is nothing to split.")
@@ -363,9 +396,15 @@ def robust_pca(M, lam=None, *, tol=1e-7, max_iter=1000, rho=1.2, svd_method="aut
             width = rank + _BLOCK_MARGIN
             V = V_all[:, :width] if width <= max_width and V_all.shape[1] >= width else None
             S_previous = S
-            S = soft_threshold(M - L + Y / mu, lam / mu)
+            if observed is None:
+                S = soft_threshold(M - L + Y / mu, lam / mu)
+            else:
+                # a missing entry costs nothing in S: it takes whatever L leaves
+                S = soft_threshold(M - L + Y / mu, np.where(observed, lam / mu, 0.0))
             Z = M - L - S
             Y += mu * Z
+            if observed is not None:
+                Y[~observed] = 0.0  # it is, up to round-off: keep the bound exact
             primal.append(np.linalg.norm(Z) / norm_M)
             dual.append(mu * np.linalg.norm(S - S_previous) / norm_M)
             if dual[-1] > _BALANCE * primal[-1]:
@@ -385,6 +424,8 @@ def robust_pca(M, lam=None, *, tol=1e-7, max_iter=1000, rho=1.2, svd_method="aut
             ConvergenceWarning,
             stacklevel=2,
         )
+    if observed is not None:
+        S = np.where(observed, S, 0.0)
     return RobustPCAResult(
         L=L * scale, S=S * scale, n_iter=n_iter, converged=converged,
         residual_history=np.array(primal), rank=rank, lam=lam,

@@ -303,3 +303,52 @@ def test_a_near_tie_of_the_phase_diagram_stops_at_the_minimum():
     assert fit.converged and fit.n_iter < 1000
     assert (found - fit.lower_bound) / found < 1e-6
     assert verdict == 2 and 1e-3 < error < 1e-2 and 0 < margin < 1e-6
+
+
+def test_missing_entries_all_observed_is_the_plain_programme():
+    case = low_rank_plus_sparse(n=40, rank=2, corruption=0.05, random_state=0)
+    plain = robust_pca(case.M)
+    masked = robust_pca(case.M, observed=np.ones(case.M.shape, bool))
+    assert masked.n_iter == plain.n_iter
+    np.testing.assert_allclose(masked.L, plain.L, atol=1e-12)
+
+
+def test_missing_entries_large_lam_is_matrix_completion():
+    # with lam large, S = 0 on the observed entries: the programme is the completion
+    # of least nuclear norm, solved independently by complete_matrix
+    from kpca_lib import complete_matrix
+
+    rng = np.random.default_rng(3)
+    L0 = rng.standard_normal((30, 2)) @ rng.standard_normal((2, 30))
+    observed = rng.uniform(size=L0.shape) < 0.6
+    M = np.where(observed, L0, np.nan)  # the missing entries are never read
+    fit = robust_pca(M, lam=100.0, observed=observed)
+    reference = complete_matrix(M, observed, tol=1e-9)
+    assert fit.converged and np.all(fit.S[~observed] == 0)
+    np.testing.assert_allclose(fit.L, reference.L, atol=1e-4 * np.abs(L0).max())
+    assert fit.lower_bound <= fit.objective * (1 + 1e-12)
+
+
+def test_missing_entries_with_corruption_predicts_the_held_out_entries():
+    case = low_rank_plus_sparse(n=60, rank=3, corruption=0.05, random_state=1)
+    held = np.random.default_rng(2).uniform(size=case.M.shape) < 0.1
+    fit = robust_pca(np.where(held, np.nan, case.M), observed=~held)
+    assert fit.converged
+    assert np.linalg.norm(fit.L - case.L0) / np.linalg.norm(case.L0) < 1e-5
+    # the planted split, restricted to the observed entries, is feasible: the bound is below it
+    planted = np.linalg.svd(case.L0, compute_uv=False).sum() + fit.lam * np.abs(
+        case.S0[~held]).sum()
+    assert fit.lower_bound <= planted * (1 + 1e-12)
+
+
+def test_missing_entries_bad_masks():
+    M = np.ones((5, 5))
+    with pytest.raises(TypeError, match="observed"):
+        robust_pca(M, observed=np.ones((5, 5)))
+    with pytest.raises(ValueError, match="observed"):
+        robust_pca(M, observed=np.ones((5, 4), bool))
+    with pytest.raises(ValueError, match="observed"):
+        robust_pca(M, observed=np.zeros((5, 5), bool))
+    M[0, 0] = np.nan
+    with pytest.raises(ValueError, match="observed entries"):
+        robust_pca(M, observed=np.ones((5, 5), bool))
