@@ -174,7 +174,7 @@ def test_pcp_certified_verdict_certifies_both_ways():
     assert CERTIFIED_VERDICTS[verdict] == "recovered (certified)"
     # weak duality: the bound is below every feasible objective, the planted one included
     planted = np.linalg.svd(easy.L0, compute_uv=False).sum() + fit.lam * np.abs(easy.S0).sum()
-    assert fit.lower_bound <= planted * (1 + 1e-12) and 0 <= planted_gap + 1e-12 < 1e-6
+    assert fit.lower_bound <= planted * (1 + 1e-12) and 0 <= planted_gap + 1e-12 < 1e-5
     # the same fit with a bound too loose to certify anything: undecided, not "recovered"
     loose = dataclasses.replace(fit, lower_bound=0.9 * fit.lower_bound)
     assert pcp_certified_verdict(loose, easy.L0, easy.S0, easy.M)[0] == 2
