@@ -190,3 +190,15 @@ def test_pcp_certified_verdict_certifies_both_ways():
         warnings.simplefilter("ignore", ConvergenceWarning)
         fit = robust_pca(column.L0 + S0, max_iter=200)
     assert pcp_certified_verdict(fit, column.L0, S0, column.L0 + S0)[0] == 1
+
+
+def test_certified_codes_agree_with_the_verdict_of_each_case():
+    from kpca_lib.explorers import certified_codes
+
+    # verdict, converged, error, planted gap -> the code pcp_certified_verdict gives
+    cases = [((0, True, 1e-6, 1e-7), 0), ((0, True, 1e-6, 2e-5), 2), ((2, True, 5e-3, 1e-6), 2),
+             ((2, False, 5e-3, 1e-6), 3), ((1, False, 0.5, 0.1), 1), ((1, True, 0.5, 0.1), 1)]
+    inputs = np.array([case for case, _ in cases], dtype=object).T
+    codes = certified_codes(inputs[0].astype(int), inputs[1].astype(bool),
+                            inputs[2].astype(float), inputs[3].astype(float))
+    assert codes.tolist() == [code for _, code in cases]

@@ -46,7 +46,7 @@ from .pca_direction import (
 from .rings import draw_rings, held_out_accuracy, rings_components, rings_explorer
 from .robust import (SUPPORT_LABELS, VERDICTS, draw_robust_pca, pcp_phase_diagram, pcp_verdict,
                      robust_pca_explorer, robust_pca_trial)
-from .robust import CERTIFIED_VERDICTS, pcp_certified_verdict
+from .robust import CERTIFIED_VERDICTS, certified_codes, pcp_certified_verdict
 from .sliders import LiveRange, Slider
 from .topics import draw_topics, sparse_pca_topics, topics_explorer
 
@@ -80,6 +80,7 @@ __all__ = [
     "robust_pca_trial",
     "pcp_verdict",
     "pcp_certified_verdict",
+    "certified_codes",
     "CERTIFIED_VERDICTS",
     "pcp_phase_diagram",
     "VERDICTS",

@@ -21,7 +21,7 @@ from .explorer import Explorer
 from .sliders import LiveRange, Slider
 
 __all__ = ["SUPPORT_LABELS", "VERDICTS", "CERTIFIED_VERDICTS", "robust_pca_trial", "pcp_verdict",
-           "pcp_certified_verdict", "pcp_phase_diagram", "draw_robust_pca", "robust_pca_explorer"]
+           "pcp_certified_verdict", "certified_codes", "pcp_phase_diagram", "draw_robust_pca", "robust_pca_explorer"]
 
 #: The classes of the support map, in the order of its values 0, 1, 2, 3.
 SUPPORT_LABELS = ("clean", "corrupted, found", "corrupted, missed", "clean, flagged")
@@ -122,15 +122,34 @@ def pcp_certified_verdict(fit, L0, S0, M):
     planted_gap = (planted - fit.lower_bound) / planted
     found_gap = (_pcp_objective(fit.L, M - fit.L, fit.lam) - fit.lower_bound) / planted
     verdict, error, _ = pcp_verdict(fit, L0, S0, M)
-    if verdict == 1:
-        code = 1
-    elif not fit.converged:
-        code = 3
-    elif error < _RECOVERED and planted_gap <= _CERTIFIED_GAP:
-        code = 0
-    else:
-        code = 2
-    return code, float(planted_gap), float(found_gap)
+    code = certified_codes(verdict, fit.converged, error, planted_gap)
+    return int(code), float(planted_gap), float(found_gap)
+
+
+def certified_codes(verdict, converged, error, planted_gap):
+    """The codes of :func:`pcp_certified_verdict` from saved quantities, elementwise.
+
+    Parameters
+    ----------
+    verdict : array-like of int
+        The codes of :func:`pcp_verdict` (1 is a certified failure).
+    converged : array-like of bool
+        Whether the solver converged.
+    error : array-like of float
+        ``||L - L0||_F / ||L0||_F``.
+    planted_gap : array-like of float
+        ``(f(L0, S0) - lower_bound) / f(L0, S0)``.
+
+    Returns
+    -------
+    ndarray of int
+        0 to 3 (:data:`CERTIFIED_VERDICTS`), of the broadcast shape.
+    """
+    verdict, converged = np.asarray(verdict), np.asarray(converged, dtype=bool)
+    error, planted_gap = np.asarray(error, dtype=float), np.asarray(planted_gap, dtype=float)
+    codes = np.where(converged, 2, 3)
+    codes = np.where(converged & (error < _RECOVERED) & (planted_gap <= _CERTIFIED_GAP), 0, codes)
+    return np.where(verdict == 1, 1, codes)
 
 
 def pcp_phase_diagram(n, ranks, corruptions, n_trials, rho=1.2, max_iter=1000):
