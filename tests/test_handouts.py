@@ -20,7 +20,7 @@ from coursework import make_student_notebook
 from coursework.__main__ import main
 from coursework.authoring.exercises import ANSWER_PLACEHOLDER, METADATA_KEY, chapter_token, exercise_numbers
 from coursework.authoring.expected import read_expected
-from coursework.authoring.handout import check_handout_version
+from coursework.authoring.version import check_handout_version
 from coursework.authoring.myst_markdown import BookIndex, read_citations, to_markdown
 from coursework_notebooks import graded_chapter
 from toc_pages import CHAPTER_PAGES

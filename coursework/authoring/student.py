@@ -29,6 +29,7 @@ from pathlib import Path
 
 import nbformat
 
+from .expected import write_expected
 from .exercises import (ANSWER_PLACEHOLDER, METADATA_KEY, SOLUTION_TAG, exercise_numbers, has_exercises,
                         solution_cells)
 from .handout import book_index, chapter_version, markdown_cells, recorded_entry
@@ -225,8 +226,6 @@ def make_student(source, destination):
         Each written notebook, its number of graded cells and of solution
         cells.
     """
-    from .expected import write_expected
-
     notebooks = notebooks_in(source, "source")
     destination = Path(destination)
     if destination.exists() and not destination.is_dir():

@@ -100,10 +100,11 @@ def _library(reference):
 
 def _warn_old_handouts(outcomes, reference, notes):
     """Warn, per submission, when its handout was made from another version of its chapter
-    (coursework.authoring.handout.check_handout_version): the grade stands, the instructor knows."""
+    (coursework.authoring.version.check_handout_version): the grade stands, the instructor knows."""
     import nbformat
 
-    from ..authoring.handout import check_handout_version, recorded_entry
+    from ..authoring.handout import recorded_entry
+    from ..authoring.version import check_handout_version
     from ..authoring.student import make_student_notebook
 
     versions = {}  # the current handout's version of each chapter, made once
