@@ -20,7 +20,8 @@ from nbformat.v4 import new_code_cell, new_markdown_cell
 from coursework import make_student_notebook
 from coursework.authoring.points import declared
 from coursework.grading.feedback import feedback_markdown
-from coursework.grading.gradebook import (add_hand_points, identify, parse_deadline, read_gradebook, read_roster,
+from coursework.grading.hand import add_hand_points
+from coursework.grading.gradebook import (identify, parse_deadline, read_gradebook, read_roster,
                                           submitted_at)
 from coursework.grading.lms import CANVAS_COLUMNS, MOODLE_COLUMNS, export
 from coursework.grading.preparation import build_run_notebook
@@ -255,10 +256,11 @@ def test_gradebook_statuses_missing_work_regrading_and_hand_points(course, tmp_p
     hand.write_text("student,exercise,points,comment\nada,syn-ex0,1.5,almost\nbea,syn-ex0,,\n")
     assert add_hand_points(book, hand) == 1
     assert gradebook_rows(book)["ada"]["points"] == "6.5"
-    # re-grade Bea alone, without the roster: her name, Ada's hand points and the others stay
+    # re-grade Bea alone, without the roster nor the deadline: her name, the deadline her row was graded
+    # under (she is still late), Ada's hand points and the others stay
     Records(book).keep([outcome(course, "bea", folder=tmp_path / "t")], references, open(os.devnull, "w"))
     rows = gradebook_rows(book)
-    assert (rows["bea"]["name"], rows["bea"]["points"], rows["bea"]["status"]) == ("Bea B", "5", "graded")
+    assert (rows["bea"]["name"], rows["bea"]["points"], rows["bea"]["status"]) == ("Bea B", "5", "late")
     assert (rows["ada"]["points"], rows["ada"]["syn-ex0"], rows["dee"]["status"]) == ("6.5", "1.5", "missing")
     for text, message in [("student,exercise,points\nada,syn-ex0,3\n", "from 0 to 2"),
                           ("student,exercise,points\nzed,syn-ex0,1\n", "no student 'zed'"),
@@ -545,3 +547,145 @@ def test_the_written_part_is_collected_given_points_by_hand_and_exported(mixed, 
     section = feedback[feedback.index("## Exercise 7.2"):feedback.index("## Exercise 7.3")]
     assert section.startswith("## Exercise 7.2 (Pen and paper): 4 of 4 points")
     assert "- Written part (your answer cells): 3 points, graded by hand, separately." in section
+
+
+# ---------------------------------------------------------------- the gradebook in ordinary accidents (issue 39)
+
+
+def keep_quietly(records, outcomes, references):
+    import io
+
+    stream = io.StringIO()
+    records.keep(outcomes, references, stream)
+    return stream.getvalue()
+
+
+def test_a_broken_upload_is_an_error_of_its_chapter_with_feedback_never_missing(course, tmp_path):
+    import time
+
+    from coursework.grading import session
+
+    chapter, handout, reference = course
+    (tmp_path / "ref").mkdir()
+    nbformat.write(chapter, tmp_path / "ref" / "07_syn.ipynb")
+    subs = tmp_path / "subs"
+    for student, name in [("henry", "07_syn.ipynb"), ("ivy", "07 syn (2).ipynb")]:
+        (subs / student).mkdir(parents=True)
+        (subs / student / name).write_text('{"cells": [')  # truncated JSON
+    (subs / "ada").mkdir()
+    nbformat.write(handout, subs / "ada" / "07_syn.ipynb")
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,name,email\nada,Ada A,a@x\nhenry,Henry Ford,h@x\nivy,Ivy I,i@x\n")
+    records = Records(tmp_path / "gradebook.csv", tmp_path / "feedback", read_roster(roster))
+    outcomes = []  # the grader's own reading of each upload, which refuses them before any run
+    for student, name in [("henry", "07_syn.ipynb"), ("ivy", "07 syn (2).ipynb")]:
+        path = subs / student / name
+        verdict, chapter_name, ran, places = session._grade_one(path, {"07_syn.ipynb": reference}, None, Limits(),
+                                                                time.monotonic())
+        outcomes.append(Outcome(path, f"{student}/{name}", student, verdict, 0.0, chapter_name, ran, places))
+    assert [o.chapter for o in outcomes] == ["07_syn.ipynb", None]  # named like the chapter, and not
+    said = keep_quietly(records, outcomes + [outcome(course, "ada", folder=tmp_path / "s")], {"07_syn.ipynb": reference})
+    rows = [row for row in read_gradebook(tmp_path / "gradebook.csv")[0]]
+    assert sorted((row["student"], row["chapter"], row["status"]) for row in rows) == [
+        ("ada", "07_syn.ipynb", "graded"), ("henry", "07_syn.ipynb", "error"), ("ivy", "07_syn.ipynb", "error")]
+    assert "missing" not in said
+    for student in ("henry", "ivy"):
+        text = (tmp_path / "feedback" / student / "07_syn.md").read_text()
+        assert "could not be graded" in text and "not a readable notebook" in text
+
+
+def test_a_regrade_keeps_the_late_policy_and_rewrites_the_feedback_file(course, tmp_path):
+    references = {"07_syn.ipynb": course[2]}
+    hidden = next(i for i, role in enumerate(build_run_notebook(solved(course[1], course[0]), course[2]).roles)
+                  if role.kind == "hidden")
+    wrong = outcome(course, "dave", [(hidden, "Notebook cell execution failed\nCell outputs differ")],
+                    folder=tmp_path / "s")
+    (tmp_path / "s" / "dave" / "submitted.txt").write_text("2026-03-02T09:15:00+00:00\n")  # 33 h 16 min late
+    book, feedback = tmp_path / "gradebook.csv", tmp_path / "feedback"
+    records = Records(book, feedback, deadline=parse_deadline("2026-03-01T00:00+00:00"), per_day=0.25)
+    keep_quietly(records, [wrong], references)
+    row = gradebook_rows(book)["dave"]
+    # 5 points by the checks (7 possible with the derivation), 2 days started: 2 x 25% of 7 = 3.5 off
+    assert (row["status"], row["late_days"], row["penalty"], row["points"]) == ("late", "2", "3.5", "0")
+    assert "Points: 2 of 5" in (feedback / "dave" / "07_syn.md").read_text()
+    right = outcome(course, "dave", folder=tmp_path / "s")  # his notebook fixed by the instructor, re-graded alone
+    keep_quietly(Records(book), [right], references)  # the documented re-grade: no --deadline, no --feedback
+    row = gradebook_rows(book)["dave"]
+    assert (row["status"], row["late_days"], row["penalty"], row["points"]) == ("late", "2", "3.5", "1.5")
+    text = (feedback / "dave" / "07_syn.md").read_text()
+    assert "Points: 5 of 5" in text and "2 days late" in text and "3.5 points taken off" in text
+
+
+def test_grading_a_students_folder_makes_no_phantom_student(course, tmp_path):
+    import io
+
+    from coursework.grading import session
+    from coursework.isolation.sandbox import Isolation
+
+    chapter = course[0]
+    (tmp_path / "ref").mkdir()
+    nbformat.write(chapter, tmp_path / "ref" / "07_syn.ipynb")
+    (tmp_path / "subs" / "alice").mkdir(parents=True)
+    (tmp_path / "subs" / "alice" / "07_syn.ipynb").write_text("{ not json")  # graded without a kernel
+    outcomes = session.grade(tmp_path / "subs" / "alice", tmp_path / "ref", isolation=Isolation("plain"),
+                             stream=io.StringIO(), notes=io.StringIO(), precheck=False)
+    assert [o.student for o in outcomes] == ["alice"]
+
+
+def test_two_notebooks_of_one_chapter_in_a_folder_are_reported_never_silently_chosen(course, tmp_path):
+    references = {"07_syn.ipynb": course[2]}
+    book = tmp_path / "gradebook.csv"
+    old = outcome(course, "zoe", folder=tmp_path / "s")
+    old.path.rename(old.path.with_name("old_07_syn.ipynb"))
+    old = Outcome(old.path.with_name("old_07_syn.ipynb"), "zoe/old_07_syn.ipynb", "zoe", old.verdict, 1.0,
+                  "07_syn.ipynb", True, old.places)
+    real = outcome(course, "zoe", folder=tmp_path / "s")
+    (tmp_path / "s" / "zoe" / "submitted.txt").write_text("2026-03-01T10:00:00+00:00\n")  # one time for both
+    said = keep_quietly(Records(book), [real, old], references)
+    row = gradebook_rows(book)["zoe"]
+    assert row["status"] == "error" and "zoe/07_syn.ipynb" in row["notes"] and "old_07_syn.ipynb" in row["notes"]
+    assert "does not choose" in said
+    (tmp_path / "s" / "zoe" / "submitted.txt").unlink()
+    os.utime(real.path, (1_800_000_000, 1_800_000_000))
+    os.utime(old.path, (1_700_000_000, 1_700_000_000))
+    said = keep_quietly(Records(book), [real, old], references)
+    row = gradebook_rows(book)["zoe"]
+    assert (row["status"], row["file"]) == ("graded", "zoe/07_syn.ipynb")
+    assert "also handed in zoe/old_07_syn.ipynb (earlier: not counted)" in row["notes"] and "counts" in said
+    assert row["submitted"].endswith("(file time)")  # no submitted.txt: marked as the file's time
+
+
+def test_hand_points_never_overwrite_checks_silently_reach_the_feedback_and_go_stale(course, tmp_path):
+    chapter, handout, reference = course
+    references = {"07_syn.ipynb": reference}
+    book, feedback = tmp_path / "gradebook.csv", tmp_path / "feedback"
+    first = outcome(course, "bob", folder=tmp_path / "s")
+    answered = solved(handout, chapter)
+    cell = next(c for c in answered.cells if "Your answer to Exercise 7.1" in c.source)
+    cell.source = cell.source.replace("Write your answer here.", "Since $2x = x + x$.")
+    nbformat.write(answered, first.path)
+    keep_quietly(Records(book, feedback), [first], references)
+    hand = tmp_path / "hand.csv"
+    hand.write_text("student,exercise,points,comment\nbob,syn-ex1,1,copied\n")
+    with pytest.raises(ValueError, match="override-autograded"):
+        add_hand_points(book, hand)
+    assert gradebook_rows(book)["bob"]["syn-ex1"] == "4"
+    hand.write_text("student,exercise,points,comment\nbob,syn-ex0,1.5,rank argument missing\n")
+    assert add_hand_points(book, hand) == 1
+    text = (feedback / "bob" / "07_syn.md").read_text()
+    assert "## Marked by hand" in text and "Exercise 7.1: 1.5 of 2 points. rank argument missing" in text
+    # re-graded, the same answer: nothing flagged, the comment stays in the rewritten feedback
+    said = keep_quietly(Records(book), [first], references)
+    assert "changed" not in said and "rank argument missing" in (feedback / "bob" / "07_syn.md").read_text()
+    cell.source = cell.source.replace("Since $2x = x + x$.", "Because doubling adds a number to itself.")
+    nbformat.write(answered, first.path)  # resubmitted with another answer
+    said = keep_quietly(Records(book), [first], references)
+    row = gradebook_rows(book)["bob"]
+    assert "changed since it was marked by hand" in said and "given to an earlier answer" in row["notes"]
+    assert (row["syn-ex0"], row["points"]) == ("1.5", "6.5")
+    # an explicit override stands through a re-grade, and says so
+    hand.write_text("student,exercise,points,comment\nbob,syn-ex1,1,copied from a classmate\n")
+    assert add_hand_points(book, hand, override=True) == 1
+    keep_quietly(Records(book), [first], references)
+    row = gradebook_rows(book)["bob"]
+    assert row["syn-ex1"] == "1" and "override-autograded" in row["notes"]

@@ -179,7 +179,11 @@ def test_regrading_one_student_updates_the_same_gradebook_and_keeps_the_name(run
     returncode, stdout, stderr = results["regrade"]
     assert (returncode, stdout.splitlines()[0]) == (0, "PASS  07_syn.ipynb"), stderr
     before, after = rows(base / "gradebook-first.csv"), rows(base / "gradebook.csv")
-    assert (after["bea"]["name"], after["bea"]["points"], after["bea"]["status"]) == ("Bea B", "5", "graded")
+    # re-graded without --deadline, her row keeps the deadline it was graded under; her fixed notebook,
+    # written now, after that deadline, with no submitted.txt, is late by its file time (issue 39)
+    assert (after["bea"]["name"], after["bea"]["points"], after["bea"]["status"]) == ("Bea B", "5", "late")
+    assert after["bea"]["submitted"].endswith("(file time)")
+    assert "Points: 5 of 5" in (base / "feedback" / "bea" / "07_syn.md").read_text()  # rewritten
     assert "01_pca" not in after and "07_syn" not in after
     # the others keep their grades; Eve is still missing
     assert [line for line in stderr.splitlines() if line.startswith("missing:")] == [

@@ -100,7 +100,8 @@ def _exercise_section(label, reference, verdict, points, places):
     return lines + [""]
 
 
-def feedback_markdown(student, chapter, verdict, reference, score, places=None, status="graded", submitted=None):
+def feedback_markdown(student, chapter, verdict, reference, score, places=None, status="graded", submitted=None,
+                      late=None):
     """The feedback file of one student for one chapter, as Markdown text.
 
     Parameters
@@ -118,6 +119,8 @@ def feedback_markdown(student, chapter, verdict, reference, score, places=None, 
     status : str, default="graded"
     submitted : str, optional
         The submission time, as the gradebook shows it.
+    late : str, optional
+        What the late policy did to this notebook, in a sentence.
 
     Returns
     -------
@@ -126,6 +129,8 @@ def feedback_markdown(student, chapter, verdict, reference, score, places=None, 
     lines = [f"# Feedback on {chapter}: {student}", "",
              f"Points: {score.earned:g} of {score.possible:g} for the code exercises"
              + (f" (status: {status}" + (f", submitted {submitted})" if submitted else ")")) + ".", ""]
+    if late:
+        lines += [late, ""]
     if reference.written:
         numbers = ", ".join(reference.written_title(key) for key in reference.written)
         lines += [f"Written answers ({numbers}) are graded by hand, separately.", ""]
