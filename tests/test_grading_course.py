@@ -689,3 +689,58 @@ def test_hand_points_never_overwrite_checks_silently_reach_the_feedback_and_go_s
     keep_quietly(Records(book), [first], references)
     row = gradebook_rows(book)["bob"]
     assert row["syn-ex1"] == "1" and "override-autograded" in row["notes"]
+
+
+def test_lateness_is_a_policy_applied_in_the_gradebook_and_carried_in_the_exports(course, tmp_path):
+    import io
+    import math
+
+    from coursework.grading.lateness import parse_grace, parse_penalty
+
+    references = {"07_syn.ipynb": course[2]}
+    times = {"ann": "2026-03-01T00:10:00+00:00",  # within the 15 min grace period: on time
+             "ben": "2026-03-01T00:20:00+00:00",  # 20 min late: 1 day started
+             "cat": "2026-03-03T00:00:01+00:00"}  # 48 h and 1 s late: 3 days started
+    outcomes = []
+    for student, when in times.items():
+        outcomes.append(outcome(course, student, folder=tmp_path / "s"))
+        (tmp_path / "s" / student / "submitted.txt").write_text(when + "\n")
+    deadline, grace = parse_deadline("2026-03-01T00:00+00:00"), parse_grace("15min")
+    book = tmp_path / "gradebook.csv"
+    keep_quietly(Records(book, deadline=deadline, per_day=parse_penalty("10%/day"), grace=grace), outcomes, references)
+    rows = gradebook_rows(book)
+    # 5 points by the checks of 7 possible; 10% of 7 = 0.7 per day
+    assert {s: (rows[s]["status"], rows[s]["late_days"], rows[s]["penalty"], rows[s]["points"]) for s in times} == {
+        "ann": ("graded", "", "", "5"), "ben": ("late", "1", "0.7", "4.3"), "cat": ("late", "3", "2.1", "2.9")}
+    hand = tmp_path / "hand.csv"  # the penalty is in points: hand points added later keep it
+    hand.write_text("student,exercise,points\ncat,syn-ex0,2\n")
+    add_hand_points(book, hand)
+    assert gradebook_rows(book)["cat"]["points"] == "4.9"
+    notes = io.StringIO()
+    export(book, tmp_path / "moodle.csv", "moodle")
+    with open(tmp_path / "moodle.csv", newline="") as file:
+        moodle = {row["Username"]: row for row in csv.DictReader(file)}
+    assert (moodle["cat"]["07_syn"], moodle["cat"]["07_syn feedback"]) == ("4.9", "late by 3 days: 2.1 points taken off")
+    assert (moodle["ann"]["07_syn"], moodle["ann"]["07_syn feedback"]) == ("5", "")
+    export(book, tmp_path / "canvas.csv", "canvas", notes=notes)
+    assert "2 late notebooks" in notes.getvalue() and "no Canvas ID nor SIS User ID" in notes.getvalue()
+    # zero: a late notebook earns nothing, whatever is added by hand
+    keep_quietly(Records(book, deadline=deadline, per_day=parse_penalty("zero"), grace=grace), outcomes, references)
+    rows = gradebook_rows(book)
+    assert (rows["ann"]["points"], rows["ben"]["points"], rows["cat"]["points"]) == ("5", "0", "0")
+    assert math.isinf(parse_penalty("zero")) and parse_penalty("none") == 0
+    for bad in ("ten", "150%/day", "-5%"):
+        with pytest.raises(ValueError, match="--late-penalty"):
+            parse_penalty(bad)
+    with pytest.raises(ValueError, match="--grace"):
+        parse_grace("soon")
+
+
+def test_a_gradebook_written_before_the_late_columns_is_read_and_kept(course, tmp_path):
+    book = tmp_path / "gradebook.csv"
+    book.write_text("student,name,email,chapter,file,status,submitted,points,possible,notes,syn-ex0,syn-ex1,syn-ex2\n"
+                    "(points possible),,,,,,,,,,2,4,1\n(chapter),,,,,,,,,,07_syn.ipynb,07_syn.ipynb,07_syn.ipynb\n"
+                    "ada,Ada,,07_syn.ipynb,ada/07_syn.ipynb,graded,,6,7,,1,4,1\n")
+    keep_quietly(Records(book), [outcome(course, "bea", folder=tmp_path / "s")], {"07_syn.ipynb": course[2]})
+    rows = gradebook_rows(book)
+    assert (rows["ada"]["points"], rows["bea"]["points"], rows["bea"]["status"]) == ("6", "5", "graded")
