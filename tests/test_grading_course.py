@@ -744,3 +744,77 @@ def test_a_gradebook_written_before_the_late_columns_is_read_and_kept(course, tm
     keep_quietly(Records(book), [outcome(course, "bea", folder=tmp_path / "s")], {"07_syn.ipynb": course[2]})
     rows = gradebook_rows(book)
     assert (rows["ada"]["points"], rows["bea"]["points"], rows["bea"]["status"]) == ("6", "5", "graded")
+
+
+def test_the_command_line_takes_the_late_policy_override_and_exports(course, tmp_path, capsys):
+    from coursework.__main__ import main
+
+    for options, message in [(["--late-penalty", "ten"], "--late-penalty"), (["--grace", "soon"], "--grace"),
+                             (["--export", "blackboard=x.csv", "--gradebook", "g.csv"], "--export"),
+                             (["--export", "canvas=x.csv"], "--export needs --gradebook")]:
+        with pytest.raises(SystemExit) as stop:  # refused before anything is graded
+            main(["grade", str(tmp_path), "--reference", str(tmp_path), *options])
+        assert stop.value.code == 2 and message in capsys.readouterr().err
+    book = tmp_path / "gradebook.csv"
+    keep_quietly(Records(book), [outcome(course, "bob", folder=tmp_path / "s")], {"07_syn.ipynb": course[2]})
+    (tmp_path / "hand.csv").write_text("student,exercise,points\nbob,syn-ex1,2\n")
+    with pytest.raises(SystemExit):
+        main(["hand-points", str(book), str(tmp_path / "hand.csv")])
+    assert "--override-autograded" in capsys.readouterr().err and gradebook_rows(book)["bob"]["syn-ex1"] == "4"
+    assert main(["hand-points", str(book), str(tmp_path / "hand.csv"), "--override-autograded"]) == 0
+    assert gradebook_rows(book)["bob"]["syn-ex1"] == "2"
+
+
+# ---------------------------------------------------------------- the minor list (issue 39, item 10)
+
+
+def test_a_blank_graded_cell_is_reported_empty(course):
+    from coursework_notebooks import with_sources
+
+    chapter, handout, reference = course
+    plan = build_run_notebook(with_sources(solved(handout, chapter), None, "\n# nothing yet\n"), reference)
+    cell = role_index(plan, "graded", "syn-ex2")
+    verdict = verdict_of(plan, reference, [(cell, "Notebook cell execution failed\nCell outputs differ")])
+    assert verdict.checks[("visible", "syn-ex2", 0)].reason == "empty: the cell has no code (write your solution in it)"
+    plan = build_run_notebook(with_sources(solved(handout, chapter), None, "print(x)"), reference)
+    verdict = verdict_of(plan, reference, [(cell, "Notebook cell execution failed\nCell outputs differ")])
+    assert verdict.checks[("visible", "syn-ex2", 0)].reason == "output differs from the reference"
+
+
+def test_the_handout_shows_each_exercises_points(course):
+    chapter, handout, _ = course  # declared in chapter_with_points: syn-ex0 2 points, syn-ex1 4, syn-ex2 1 (default)
+    statements = [cell.source.split("\n")[0] for cell in handout.cells if cell.source.startswith("**Exercise")]
+    assert statements == ["**Exercise 7.1** (2 points, marked by hand)",
+                          "**Exercise 7.2** (4 points by the checks of your code)",
+                          "**Exercise 7.3** (1 point by the checks of your code)"]
+    assert make_student_notebook(handout, name="07_syn.ipynb") == handout  # shown once, however often it is made
+
+
+def test_the_private_reference_of_the_guide_is_ignored_by_git():
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    for path in ("private/04_kernel_pca.ipynb", "reseed.py"):
+        assert subprocess.run(["git", "check-ignore", "-q", path], cwd=root).returncode == 0, path
+
+
+def test_a_lone_handout_names_other_chapters_by_their_number():
+    from coursework.authoring.myst_markdown import BookIndex, to_markdown
+
+    text = to_markdown("See {doc}`C_kernel_pca_at_scale` and {doc}`03_kernels`.", BookIndex(token="4"))
+    assert text == "See Appendix C of the book and Chapter 3 of the book."
+    known = BookIndex(token="4", titles={"03_kernels": "Kernel functions"})
+    assert to_markdown("{doc}`03_kernels`", known) == "Kernel functions"
+
+
+def test_a_canvas_export_without_canvas_ids_warns(course, tmp_path):
+    import io
+
+    book = tmp_path / "gradebook.csv"
+    keep_quietly(Records(book), [outcome(course, "alovelace", folder=tmp_path / "s")], {"07_syn.ipynb": course[2]})
+    notes = io.StringIO()
+    export(book, tmp_path / "canvas.csv", "canvas", notes=notes)
+    assert "1 of 1 students have no Canvas ID nor SIS User ID (alovelace)" in notes.getvalue()
+    notes = io.StringIO()
+    export(book, tmp_path / "canvas.csv", "canvas", read_roster(DATA / "canvas_gradebook_export.csv"), notes=notes)
+    assert "Canvas ID" not in notes.getvalue()

@@ -212,6 +212,15 @@ def _cell_reason(record, after_hidden=False, expected=None):
     return _printable(message.split("\n")[0][:200]) if message else "failed"
 
 
+def _blank(source):
+    """Whether a cell holds no code: only blank lines and comments (the grader's markers among them).
+
+    >>> _blank("# NBVAL_CHECK_OUTPUT\\n\\n# YOUR CODE HERE\\n"), _blank("x = 1")
+    (True, False)
+    """
+    return not any(line.strip() and not line.strip().startswith("#") for line in source.split("\n"))
+
+
 def _notebook_reason(run, roles, limits, numbers=None):
     """Why the run stopped early, or None if it finished normally."""
     def at(cell):
@@ -260,6 +269,9 @@ def interpret(plan, run, limits, reference):
         elif record["outcome"] != "passed":
             reason = _cell_reason(record, after_hidden=number >= first_hidden,
                                   expected=plan.notebook.cells[number].get("outputs") if checked else None)
+            if role.kind == "graded" and reason.startswith("output differs") and \
+                    _blank(plan.notebook.cells[number].source):
+                reason = "empty: the cell has no code (write your solution in it)"
         elif checked and not record.get("compared"):
             reason = "was not compared with the reference"
         else:
