@@ -140,15 +140,72 @@ def test_a_deleted_graded_cell_earns_nothing_for_its_exercise(course):
     assert verdict.checks[("hidden", "syn-ex1", 1)].reason == "graded cell of syn-ex1 deleted"
 
 
-def test_a_leftover_print_is_extra_output_not_a_wrong_answer(course):
+def test_a_leftover_print_costs_no_point_and_is_told_as_a_note(course):
+    # issue 39, item 5: Bob's debug print zeroed a correct function; now the visible check passes when
+    # its expected output is all there, and the extra lines are a note in the feedback
     chapter, student, reference = course
     plan = build_run_notebook(solved(student, chapter), reference)
     visible = role_index(plan, "graded", "syn-ex1")
     differs = "Notebook cell execution failed\nCell outputs differ"
     extra = verdict_of(plan, reference, [(visible, differs)], {visible: "debug [21]\n[42]\n"})
     wrong = verdict_of(plan, reference, [(visible, differs)], {visible: "[63]\n"})
-    assert extra.checks[("visible", "syn-ex1", 0)].reason.startswith("extra output")
+    assert extra.checks[("visible", "syn-ex1", 0)].passed and score(extra, reference).exercises["syn-ex1"] == (4, 4)
     assert wrong.checks[("visible", "syn-ex1", 0)].reason == "output differs from the reference"
+    assert wrong.remarks == [] and len(extra.remarks) == 1 and "debug [21]" in extra.remarks[0]
+    text = feedback_markdown("Bob", "07_syn.ipynb", extra, reference, score(extra, reference), plan.places)
+    assert "## Notes on your output (no points lost)" in text and "debug [21]" in text
+
+
+def test_what_a_function_prints_or_warns_in_a_hidden_check_is_a_note_without_its_text(course):
+    chapter, student, reference = course
+    plan = build_run_notebook(solved(student, chapter), reference)
+    hidden = role_index(plan, "hidden", "syn-ex1")
+    records = run_records(plan)
+    for record in records.records:  # the runner's record of a hidden check that passed, with the kernel's note
+        if record.get("cell") == hidden and record.get("event") == "cell":
+            record["notes"] = [{"exercise": "syn-ex1", "number": 1, "lines": 2,
+                                "warnings": ["RuntimeWarning"], "text": PLANTED_VALUE}]
+    verdict = interpret(plan, records, Limits(), reference)
+    assert verdict.passed and score(verdict, reference).exercises["syn-ex1"] == (4, 4)
+    assert verdict.remarks == ["Exercise 7.2, hidden check 1: your code printed 2 lines and warned (RuntimeWarning) "
+                               "while it was checked; that output is not compared and cost nothing, but remove "
+                               "stray prints and look into warnings"]
+    assert PLANTED_VALUE not in feedback_markdown("Ivan", "07_syn.ipynb", verdict, reference,
+                                                  score(verdict, reference), plan.places)
+
+
+def test_a_hidden_check_compares_only_what_the_check_prints(monkeypatch, capsys):
+    # in_kernel.run_hidden_check outside a kernel: the student's print and warning go to the note, the
+    # check's own print to the output
+    import builtins
+    import sys
+    import warnings
+
+    import IPython.display
+
+    from coursework.grading import in_kernel
+
+    published = []
+    monkeypatch.setattr(IPython.display, "publish_display_data", published.append)
+    monkeypatch.setattr(in_kernel, "reset", lambda: None)
+
+    class Shell:
+        user_ns = {}
+
+    def noisy(values):
+        print("debug", values)
+        warnings.warn("divide by zero", RuntimeWarning)
+        return [2 * v for v in values]
+
+    Shell.user_ns["noisy"] = noisy
+    monkeypatch.setitem(in_kernel._saved, "hooks", (sys.stdout, sys.stderr, sys.displayhook, sys.excepthook))
+    monkeypatch.setitem(in_kernel._saved, "builtins", dict(vars(builtins)))
+    monkeypatch.setitem(in_kernel._saved, "shell", Shell)
+    in_kernel.run_hidden_check("syn-ex1", 1, "print(noisy([8675309]))")
+    captured = capsys.readouterr()
+    assert captured.out == "[17350618]\n" and "8675309" not in captured.err
+    assert published == [{in_kernel.NOTE_MIME: {"exercise": "syn-ex1", "number": 1, "lines": 1,
+                                                "warnings": ["RuntimeWarning"]}}]
 
 
 # ---------------------------------------------------------------- feedback

@@ -15,8 +15,11 @@ written part when it has one (graded by hand, apart):
 * a reason names the cell as the student finds it: the exercise, or "the
   second code cell under 'Two limits'", never nbval's ``Cell 20``.
 
-A leftover print in a correct function is told apart from a wrong answer:
-"extra output". Problems of the notebook outside the exercises (an error in
+A leftover print or a warning in a correct function costs nothing: a visible
+check whose cell printed the expected output and more passes, and a hidden
+check compares only what the check itself prints; what the student's code
+printed or warned is told in "Notes on your output (no points lost)" (for a
+hidden check, only how many lines and which kinds of warning). Problems of the notebook outside the exercises (an error in
 a scratch cell) come last, as notes that cost no point.
 """
 
@@ -145,5 +148,12 @@ def feedback_markdown(student, chapter, verdict, reference, score, places=None, 
                   "The grader runs every cell; these cells failed. Fix them so that the notebook runs "
                   "from top to bottom:", ""]
         lines += [f"- {_for_student(reason, places)}" for reason in extra]
+    if verdict.remarks:  # a correct answer that also printed or warned: passed, and the student should know
+        lines += ["", "## Notes on your output (no points lost)", ""]
+        for remark in verdict.remarks:
+            head, _, printed = remark.partition("\n")
+            lines.append(f"- {head}")
+            if printed:
+                lines += ["", *["  " + line for line in _fence(printed).split("\n")]]
     return "\n".join(lines).rstrip("\n") + "\n"
 
