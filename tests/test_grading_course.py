@@ -107,8 +107,10 @@ def test_a_check_earns_its_share_of_the_exercise_points(course):
     plan = build_run_notebook(solved(student, chapter), reference)
     visible, hidden = role_index(plan, "graded", "syn-ex1"), role_index(plan, "hidden", "syn-ex1")
     differs = "Notebook cell execution failed\nCell outputs differ"
-    # syn-ex1: 4 points over shares 1 (visible) and 3 (hidden): 1 and 3 points; syn-ex2: 1 point
-    cases = {(): (4.0, 1.0), ((hidden, differs),): (1.0, 1.0), ((visible, differs),): (3.0, 1.0),
+    # syn-ex1: 4 points over shares 1 (visible) and 3 (hidden): 1 and 3 points, the visible check's only
+    # when the hidden check passes too (issue 39, item 4: printing the handout's output earns nothing);
+    # syn-ex2 has no hidden check: 1 point by its visible check
+    cases = {(): (4.0, 1.0), ((hidden, differs),): (0.0, 1.0), ((visible, differs),): (3.0, 1.0),
              ((visible, differs), (hidden, differs)): (0.0, 1.0)}
     for failed, (ex1, ex2) in cases.items():
         result = score(verdict_of(plan, reference, failed), reference)
@@ -117,6 +119,9 @@ def test_a_check_earns_its_share_of_the_exercise_points(course):
     zero = extract_reference(chapter_with_points(visible_share=0), "07_syn.ipynb")
     copied = score(verdict_of(plan, zero, [(hidden, differs)]), zero)  # the visible check alone earns nothing
     assert copied.exercises["syn-ex1"] == (0.0, 4)
+    printed = verdict_of(plan, reference, [(hidden, differs)])  # Mallory: the handout's output, no working code
+    text = feedback_markdown("Mallory", "07_syn.ipynb", printed, reference, score(printed, reference), plan.places)
+    assert "passed, but it earns its points only when the hidden checks pass too (0 of 1 point)" in text
 
 
 def test_an_error_in_a_scratch_cell_fails_the_notebook_and_costs_no_point(course):
@@ -307,7 +312,7 @@ def test_gradebook_statuses_missing_work_regrading_and_hand_points(course, tmp_p
         assert next(csv.reader(file))[-3:] == ["syn-ex0", "syn-ex1", "syn-ex2"]
     assert rows["(points possible)"]["syn-ex1"] == "4" and rows["(points possible)"]["syn-ex0"] == "2"
     assert [(rows[s]["status"], rows[s]["points"], rows[s]["possible"]) for s in ("ada", "bea", "cy", "dee")] == [
-        ("graded", "5", "7"), ("late", "2", "7"), ("error", "0", "7"), ("missing", "0", "7")]
+        ("graded", "5", "7"), ("late", "1", "7"), ("error", "0", "7"), ("missing", "0", "7")]
     assert rows["bea"]["name"] == "Bea B" and (tmp_path / "feedback" / "bea" / "07_syn.md").exists()
     hand = tmp_path / "hand.csv"
     hand.write_text("student,exercise,points,comment\nada,syn-ex0,1.5,almost\nbea,syn-ex0,,\n")
@@ -662,9 +667,9 @@ def test_a_regrade_keeps_the_late_policy_and_rewrites_the_feedback_file(course, 
     records = Records(book, feedback, deadline=parse_deadline("2026-03-01T00:00+00:00"), per_day=0.25)
     keep_quietly(records, [wrong], references)
     row = gradebook_rows(book)["dave"]
-    # 5 points by the checks (7 possible with the derivation), 2 days started: 2 x 25% of 7 = 3.5 off
+    # 1 point by the checks (syn-ex2; 7 possible with the derivation), 2 days started: 2 x 25% of 7 = 3.5 off
     assert (row["status"], row["late_days"], row["penalty"], row["points"]) == ("late", "2", "3.5", "0")
-    assert "Points: 2 of 5" in (feedback / "dave" / "07_syn.md").read_text()
+    assert "Points: 1 of 5" in (feedback / "dave" / "07_syn.md").read_text()
     right = outcome(course, "dave", folder=tmp_path / "s")  # his notebook fixed by the instructor, re-graded alone
     keep_quietly(Records(book), [right], references)  # the documented re-grade: no --deadline, no --feedback
     row = gradebook_rows(book)["dave"]

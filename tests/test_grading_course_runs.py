@@ -150,11 +150,11 @@ def test_points_statuses_and_missing_work_in_the_gradebook(runs):
     assert returncode == 1, stderr  # Cy and Dee fail the notebook-level verdict
     book = rows(base / "gradebook-first.csv")
     # Ada all; Bea's debug print in a correct function costs nothing (issue 39: a note in her feedback);
-    # Cy's function is wrong on the hidden inputs only (1 of 4); Dee's scratch typo costs nothing, but she
+    # Cy's function is wrong on the hidden inputs only (0 of 4: the visible check earns only with the hidden); Dee's scratch typo costs nothing, but she
     # was late; Eve handed nothing in
     assert {s: (book[s]["syn-ex1"], book[s]["syn-ex2"], book[s]["points"], book[s]["status"])
             for s in ("ada", "bea", "cy", "dee", "eve")} == {
-        "ada": ("4", "1", "5", "graded"), "bea": ("4", "1", "5", "graded"), "cy": ("1", "1", "2", "graded"),
+        "ada": ("4", "1", "5", "graded"), "bea": ("4", "1", "5", "graded"), "cy": ("0", "1", "1", "graded"),
         "dee": ("4", "1", "5", "late"), "eve": ("0", "0", "0", "missing")}
     assert book["dee"]["notes"] == "Cell 0: raised NameError: name 'prnt' is not defined"
     assert book["(points possible)"]["syn-ex1"] == "4" and book["ada"]["name"] == "Ada A"

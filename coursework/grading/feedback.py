@@ -25,7 +25,7 @@ a scratch cell) come last, as notes that cost no point.
 
 import re
 
-from .scores import notes
+from .scores import earns, notes
 
 __all__ = ["feedback_markdown"]
 
@@ -58,9 +58,12 @@ def _worth(passed, worth):
     return f"{worth if passed else 0:g} of {worth:g} point{'' if worth == 1 else 's'}"
 
 
-def _visible_lines(check, reference, places, worth):
+def _visible_lines(check, reference, places, worth, earned=True):
     label, part = check.key[1], check.key[2]
     name = f"Visible check{f' (part {part + 1})' if part else ''} (what your solution cell prints)"
+    if check.passed and not earned:
+        return [f"- {name}: passed, but it earns its points only when the hidden checks pass too "
+                f"({_worth(False, worth)})."]
     if check.passed:
         return [f"- {name}: passed ({_worth(True, worth)})."]
     lines = [f"- {name}: {_for_student(check.reason, places)} ({_worth(False, worth)})."]
@@ -93,7 +96,7 @@ def _exercise_section(label, reference, verdict, points, places):
         if check is None:
             continue
         if key[0] == "visible":
-            lines += _visible_lines(check, reference, places, worth)
+            lines += _visible_lines(check, reference, places, worth, earns(verdict, keys, key))
         else:
             lines.append(_hidden_line(check, places, worth))
     for key, points in reference.written.items():  # its written part: not in the points above
