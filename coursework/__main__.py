@@ -34,10 +34,12 @@ def _parser():
                     "points (what each check is worth); a derivation's points, given by hand. Then each "
                     "chapter's total. "
                     "Exit status 1 if a chapter is not well formed (or, with --strict, if a "
-                    "graded exercise has no hidden check).",
+                    "graded exercise has no hidden check, or a hidden check has fixed inputs).",
     )
     check.add_argument("chapters", help="a notebook or a folder of them, e.g. chapters/")
-    check.add_argument("--strict", action="store_true", help="fail when a graded exercise has no hidden check")
+    check.add_argument("--strict", action="store_true",
+                       help="fail when a graded exercise has no hidden check, or a hidden check has fixed inputs "
+                            "(no default_rng(SEED) that a private reference re-seeds)")
     _add_self_check(commands)
     grade = commands.add_parser("grade", help="grade a folder of submissions", description=_GRADE_HELP)
     grade.add_argument("submissions", help="a notebook or a folder of them (searched recursively)")

@@ -292,7 +292,26 @@ def test_check_lists_hidden_checks_and_flags_exercises_without(capsys):
              for label in dict.fromkeys(re.findall(r"\{solution-start\} (\S+)", all_text(nbformat.read(path, 4))))]
     assert listed == coded
     unprotected = re.findall(r"^  (.+): graded by its visible output only: NO hidden check", out, flags=re.MULTILINE)
-    assert main(["check", str(CHAPTERS), "--strict"]) == (1 if unprotected else 0)
+    fixed = re.findall(r"^    hidden check \d+: FIXED inputs", out, flags=re.MULTILINE)
+    seedless = [cell for path in ALL_CHAPTERS for cell in nbformat.read(path, 4).cells  # found independently
+                if "hidden-check" in cell.metadata.get("tags", []) and "default_rng(" not in cell.source]
+    assert len(fixed) == len(seedless)
+    assert main(["check", str(CHAPTERS), "--strict"]) == (1 if unprotected or fixed else 0)
+
+
+def test_check_strict_fails_on_a_hidden_check_with_fixed_inputs(tmp_path, capsys):
+    # issue 39, item 4: chapter 4's check of 4.6 used fixed inputs, which no re-seeding changes
+    chapter = graded_chapter()
+    chapter.cells[7].metadata["tags"].append("nbval-ignore-output")  # syn-ex2, not graded: only syn-ex1 counts
+    nbformat.write(chapter, tmp_path / "07_syn.ipynb")
+    assert main(["check", str(tmp_path), "--strict"]) == 0
+    chapter.cells[4].source = chapter.cells[4].source.replace("rng = np.random.default_rng(5)\n", "").replace(
+        "rng.integers(0, 100, size=4)", "np.array([3, 1, 4, 1])")
+    nbformat.write(chapter, tmp_path / "07_syn.ipynb")
+    capsys.readouterr()
+    assert main(["check", str(tmp_path)]) == 0  # told, not an error
+    assert "hidden check 1: FIXED inputs" in capsys.readouterr().out
+    assert main(["check", str(tmp_path), "--strict"]) == 1
 
 
 def test_check_reports_a_malformed_chapter(tmp_path, capsys):
