@@ -40,6 +40,16 @@ def _parser():
     check.add_argument("--strict", action="store_true",
                        help="fail when a graded exercise has no hidden check, or a hidden check has fixed inputs "
                             "(no default_rng(SEED) that a private reference re-seeds)")
+    private = commands.add_parser(
+        "private-reference", help="make the private reference of a graded course (re-seeded hidden checks)",
+        description="Copy the chapters into DESTINATION (readable by you alone), add the course's secret offset "
+                    "(drawn once, kept in DESTINATION/.secret-offset) to every default_rng(SEED) of the hidden "
+                    "checks, execute the copies, and run check --strict on them. Grade with --reference "
+                    "DESTINATION. Exit status 1 if check --strict fails.")
+    private.add_argument("source", help="the chapters, e.g. chapters/")
+    private.add_argument("destination", help="the private folder, e.g. private/ (in .gitignore)")
+    private.add_argument("--no-execute", action="store_true", help="re-seed only (execute the copies yourself)")
+    private.add_argument("--timeout", type=float, default=900, help="seconds allowed per cell (default: 900)")
     _add_self_check(commands)
     grade = commands.add_parser("grade", help="grade a folder of submissions", description=_GRADE_HELP)
     grade.add_argument("submissions", help="a notebook or a folder of them (searched recursively)")
@@ -232,6 +242,11 @@ def main(argv=None):
             from .authoring.self_check import self_check
 
             return self_check(args.notebook, args.expected, timeout=args.timeout)
+        if args.command == "private-reference":
+            from .authoring.private import make_private_reference
+
+            return make_private_reference(args.source, args.destination, sys.stdout, execute=not args.no_execute,
+                                          timeout=args.timeout)
         if args.command == "check":
             from .authoring.check import check
 

@@ -531,3 +531,32 @@ def test_the_book_without_solutions_drops_the_guide_and_serves_the_student_noteb
     assert served == make_student_notebook(chapter, name="07_syn.ipynb")
     text = nbformat.writes(served)
     assert "SECRET" not in text and "hidden check" not in text and "**Exercise 7.1**" in text
+
+
+def test_private_reference_in_one_command(tmp_path, capsys):
+    # issue 39, item 4: the documented default for a graded course, made by one command
+    import stat
+
+    import numpy as np
+
+    chapter = graded_chapter()
+    chapter.cells[7].metadata["tags"].append("nbval-ignore-output")  # syn-ex2 not graded: strict can pass
+    (tmp_path / "chapters").mkdir()
+    nbformat.write(chapter, tmp_path / "chapters" / "07_syn.ipynb")
+    private = tmp_path / "private"
+    assert main(["private-reference", str(tmp_path / "chapters"), str(private)]) == 0
+    out = capsys.readouterr().out
+    assert "07_syn.ipynb: 1 of 1 hidden checks re-seeded (1 seeds)" in out and "1 of 1 graded exercises" in out
+    offset = int((private / ".secret-offset").read_text())
+    assert stat.S_IMODE(private.stat().st_mode) == 0o700
+    assert stat.S_IMODE((private / ".secret-offset").stat().st_mode) == 0o600
+    copy = nbformat.read(private / "07_syn.ipynb", as_version=4)
+    hidden = next(cell for cell in copy.cells if "hidden-check" in cell.metadata.get("tags", []))
+    assert f"default_rng({5 + offset})" in hidden.source
+    values = np.random.default_rng(5 + offset).integers(0, 100, size=4)  # the check's inputs, drawn here
+    assert "".join(output["text"] for output in hidden.outputs) == f"{(2.0 * values).tolist()}\n"
+    assert nbformat.read(tmp_path / "chapters" / "07_syn.ipynb", as_version=4) == chapter  # the public one stays
+    # made again with the same secret; not executed, its hidden check has no expected output: strict fails
+    assert main(["private-reference", str(tmp_path / "chapters"), str(private), "--no-execute"]) == 1
+    assert int((private / ".secret-offset").read_text()) == offset
+    assert "NOT executed" in capsys.readouterr().out
