@@ -47,7 +47,8 @@ def _remark(row):
     """What a chapter's feedback column says of a row: lateness, or a notebook that could not be graded."""
     if row.get("status") == "late":
         days = row.get("late_days") or "?"
-        return f"late by {days} day{'' if days == '1' else 's'}: {row.get('penalty') or 0} points taken off"
+        late = f"late by {days} day{'' if days == '1' else 's'}"
+        return f"{late}: {row['penalty']} points taken off" if row.get("penalty") else f"{late} (no penalty)"
     return "could not be graded: see the feedback file" if row.get("status") == "error" else ""
 
 
