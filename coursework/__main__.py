@@ -34,10 +34,22 @@ def _parser():
                     "points (what each check is worth); a derivation's points, given by hand. Then each "
                     "chapter's total. "
                     "Exit status 1 if a chapter is not well formed (or, with --strict, if a "
-                    "graded exercise has no hidden check).",
+                    "graded exercise has no hidden check, or a hidden check has fixed inputs).",
     )
     check.add_argument("chapters", help="a notebook or a folder of them, e.g. chapters/")
-    check.add_argument("--strict", action="store_true", help="fail when a graded exercise has no hidden check")
+    check.add_argument("--strict", action="store_true",
+                       help="fail when a graded exercise has no hidden check, or a hidden check has fixed inputs "
+                            "(no default_rng(SEED) that a private reference re-seeds)")
+    private = commands.add_parser(
+        "private-reference", help="make the private reference of a graded course (re-seeded hidden checks)",
+        description="Copy the chapters into DESTINATION (readable by you alone), add the course's secret offset "
+                    "(drawn once, kept in DESTINATION/.secret-offset) to every default_rng(SEED) of the hidden "
+                    "checks, execute the copies, and run check --strict on them. Grade with --reference "
+                    "DESTINATION. Exit status 1 if check --strict fails.")
+    private.add_argument("source", help="the chapters, e.g. chapters/")
+    private.add_argument("destination", help="the private folder, e.g. private/ (in .gitignore)")
+    private.add_argument("--no-execute", action="store_true", help="re-seed only (execute the copies yourself)")
+    private.add_argument("--timeout", type=float, default=900, help="seconds allowed per cell (default: 900)")
     _add_self_check(commands)
     grade = commands.add_parser("grade", help="grade a folder of submissions", description=_GRADE_HELP)
     grade.add_argument("submissions", help="a notebook or a folder of them (searched recursively)")
@@ -97,8 +109,17 @@ def _grade_records_options(grade):
                             "gradebook export): names them, and lists the missing submissions")
     grade.add_argument("--deadline", default=None,
                        help="an ISO 8601 date or time (2026-03-01, 2026-03-01T12:00+01:00): work submitted "
-                            "after it is 'late' (submission time: a submitted.txt or timestamp.txt beside the "
-                            "notebook, else its modification time)")
+                            "after it (and --grace) is 'late' (submission time: a submitted.txt or timestamp.txt "
+                            "beside the notebook, else its modification time, marked '(file time)'); a re-grade "
+                            "without --deadline applies the policy each row was graded under")
+    grade.add_argument("--late-penalty", default="none",
+                       help="what lateness costs: 'none' (marked only, the default), 'zero' (a late notebook "
+                            "earns 0), or a percentage of the chapter's points per day late, e.g. 10%%/day")
+    grade.add_argument("--grace", default="0",
+                       help="a grace period after the deadline, e.g. 15min, 2h (default: none)")
+    grade.add_argument("--export", action="append", default=[], metavar="LMS=FILE",
+                       help="after updating --gradebook, write it for canvas or moodle, e.g. "
+                            "canvas=grades/canvas.csv (repeatable; uses --roster)")
     grade.add_argument("--student", default=None,
                        help="grading a single notebook: the student it belongs to (default: its folder's name)")
 
@@ -109,6 +130,8 @@ def _course_commands(commands):
                                            "'written' makes it) to GRADEBOOK, and recompute the totals.")
     hand.add_argument("gradebook")
     hand.add_argument("hand")
+    hand.add_argument("--override-autograded", action="store_true",
+                      help="allow replacing the points a code exercise's checks earned (kept by later re-grades)")
     export = commands.add_parser("export", help="the gradebook in the CSV layout Canvas or Moodle imports",
                                  description="One row per student, one column per chapter (its points).")
     export.add_argument("gradebook")
@@ -142,40 +165,57 @@ def _grade(args):
                     memory=int(args.memory_mb * 2**20), file_bytes=int(args.scratch_mb * 2**20),
                     processes=args.max_processes)
     report = args.report or time.strftime("grading-report-%Y%m%d-%H%M%S.csv")
+    exports = _exports(args)
     outcomes = grade(args.submissions, args.reference, limits=limits, sandbox=args.sandbox,
                      jobs=args.jobs, report=report, student=args.student, records=_records(args))
+    for lms, output in exports:
+        _export(args.gradebook, output, lms, args.roster, [])
     return 1 if any(not outcome.verdict.passed for outcome in outcomes) else 0
+
+
+def _exports(args):
+    exports = [item.split("=", 1) for item in args.export]
+    if any(len(item) != 2 or item[0] not in ("canvas", "moodle") for item in exports):
+        raise ValueError(f"--export must be canvas=FILE or moodle=FILE, got {args.export}")
+    if exports and not args.gradebook:
+        raise ValueError("--export needs --gradebook: it exports the gradebook")
+    return exports
+
+
+def _export(gradebook, output, lms, roster, names):
+    from .grading.gradebook import read_roster
+    from .grading.lms import export
+
+    names = dict(item.split("=", 1) for item in names if "=" in item)
+    count = export(gradebook, output, lms, read_roster(roster) if roster else None, names, notes=sys.stderr)
+    print(f"wrote {output} ({count} students, {lms} import layout)")
 
 
 def _records(args):
     from .grading.gradebook import parse_deadline, read_roster
+    from .grading.lateness import parse_grace, parse_penalty
     from .grading.records import Records
 
+    per_day, grace = parse_penalty(args.late_penalty), parse_grace(args.grace)
     if not (args.gradebook or args.feedback or args.roster or args.deadline):
         return None
     return Records(gradebook=args.gradebook, feedback=args.feedback,
                    roster=read_roster(args.roster) if args.roster else None,
-                   deadline=parse_deadline(args.deadline) if args.deadline else None)
+                   deadline=parse_deadline(args.deadline) if args.deadline else None, per_day=per_day, grace=grace)
 
 
 def _course(args):
     """The commands that work on a gradebook or on written answers (no notebook is run)."""
     if args.command == "hand-points":
-        from .grading.gradebook import add_hand_points
+        from .grading.hand import add_hand_points
 
-        count = add_hand_points(args.gradebook, args.hand)
+        count = add_hand_points(args.gradebook, args.hand, override=args.override_autograded)
         print(f"{args.gradebook}: {count} grades given by hand added (totals recomputed)")
         return 0
     if args.command == "export":
-        from .grading.gradebook import read_roster
-        from .grading.lms import export
-
-        names = dict(item.split("=", 1) for item in args.name if "=" in item)
-        if len(names) != len(args.name):
+        if any("=" not in item for item in args.name):
             raise ValueError(f"--name must be CHAPTER=COLUMN, got {args.name}")
-        count = export(args.gradebook, args.output, args.lms, read_roster(args.roster) if args.roster else None,
-                       names)
-        print(f"wrote {args.output} ({count} students, {args.lms} import layout)")
+        _export(args.gradebook, args.output, args.lms, args.roster, args.name)
         return 0
     from .grading.written import export_written
 
@@ -202,6 +242,11 @@ def main(argv=None):
             from .authoring.self_check import self_check
 
             return self_check(args.notebook, args.expected, timeout=args.timeout)
+        if args.command == "private-reference":
+            from .authoring.private import make_private_reference
+
+            return make_private_reference(args.source, args.destination, sys.stdout, execute=not args.no_execute,
+                                          timeout=args.timeout)
         if args.command == "check":
             from .authoring.check import check
 

@@ -124,7 +124,7 @@ def test_solution_text_is_replaced_by_a_placeholder():
     assert text.count(ANSWER_PLACEHOLDER) == 2  # the derivation, and the remark in the gated solution
     assert "*Your answer to Exercise syn-ex1:*" in text
     for label in ("syn-ex1", "syn-ex2", "syn-ex3"):
-        assert f"**Exercise {label}**\n\n" in text  # the exercises stay (a test notebook has no numbers)
+        assert f"**Exercise {label}** (" in text  # the exercises stay (a test notebook has no numbers), with points
     assert "Show that $2 x = 42$." in text and "Time it, then print $x^2$." in text
     assert "## References" in text
 
@@ -138,7 +138,7 @@ def test_other_cells_are_untouched():
     assert student.cells[-1] == chapter.cells[-1]
     # one exercise per cell, each answer in a cell of its own; the cell that held nothing but a
     # directive marker is gone
-    markdown = [c.source.splitlines()[0] for c in student.cells if c.cell_type == "markdown"]
+    markdown = [c.source.splitlines()[0].split(" (")[0] for c in student.cells if c.cell_type == "markdown"]
     assert markdown == ["# A chapter", "## Exercises", "**Exercise syn-ex1**", "*Your answer to Exercise syn-ex1:*",
                         "**Exercise syn-ex2**", ANSWER_PLACEHOLDER, "**Exercise syn-ex3**",
                         "*Your solution to Exercise syn-ex3:*", "## References"]
@@ -292,7 +292,26 @@ def test_check_lists_hidden_checks_and_flags_exercises_without(capsys):
              for label in dict.fromkeys(re.findall(r"\{solution-start\} (\S+)", all_text(nbformat.read(path, 4))))]
     assert listed == coded
     unprotected = re.findall(r"^  (.+): graded by its visible output only: NO hidden check", out, flags=re.MULTILINE)
-    assert main(["check", str(CHAPTERS), "--strict"]) == (1 if unprotected else 0)
+    fixed = re.findall(r"^    hidden check \d+: FIXED inputs", out, flags=re.MULTILINE)
+    seedless = [cell for path in ALL_CHAPTERS for cell in nbformat.read(path, 4).cells  # found independently
+                if "hidden-check" in cell.metadata.get("tags", []) and "default_rng(" not in cell.source]
+    assert len(fixed) == len(seedless)
+    assert main(["check", str(CHAPTERS), "--strict"]) == (1 if unprotected or fixed else 0)
+
+
+def test_check_strict_fails_on_a_hidden_check_with_fixed_inputs(tmp_path, capsys):
+    # issue 39, item 4: chapter 4's check of 4.6 used fixed inputs, which no re-seeding changes
+    chapter = graded_chapter()
+    chapter.cells[7].metadata["tags"].append("nbval-ignore-output")  # syn-ex2, not graded: only syn-ex1 counts
+    nbformat.write(chapter, tmp_path / "07_syn.ipynb")
+    assert main(["check", str(tmp_path), "--strict"]) == 0
+    chapter.cells[4].source = chapter.cells[4].source.replace("rng = np.random.default_rng(5)\n", "").replace(
+        "rng.integers(0, 100, size=4)", "np.array([3, 1, 4, 1])")
+    nbformat.write(chapter, tmp_path / "07_syn.ipynb")
+    capsys.readouterr()
+    assert main(["check", str(tmp_path)]) == 0  # told, not an error
+    assert "hidden check 1: FIXED inputs" in capsys.readouterr().out
+    assert main(["check", str(tmp_path), "--strict"]) == 1
 
 
 def test_check_reports_a_malformed_chapter(tmp_path, capsys):
@@ -512,3 +531,32 @@ def test_the_book_without_solutions_drops_the_guide_and_serves_the_student_noteb
     assert served == make_student_notebook(chapter, name="07_syn.ipynb")
     text = nbformat.writes(served)
     assert "SECRET" not in text and "hidden check" not in text and "**Exercise 7.1**" in text
+
+
+def test_private_reference_in_one_command(tmp_path, capsys):
+    # issue 39, item 4: the documented default for a graded course, made by one command
+    import stat
+
+    import numpy as np
+
+    chapter = graded_chapter()
+    chapter.cells[7].metadata["tags"].append("nbval-ignore-output")  # syn-ex2 not graded: strict can pass
+    (tmp_path / "chapters").mkdir()
+    nbformat.write(chapter, tmp_path / "chapters" / "07_syn.ipynb")
+    private = tmp_path / "private"
+    assert main(["private-reference", str(tmp_path / "chapters"), str(private)]) == 0
+    out = capsys.readouterr().out
+    assert "07_syn.ipynb: 1 of 1 hidden checks re-seeded (1 seeds)" in out and "1 of 1 graded exercises" in out
+    offset = int((private / ".secret-offset").read_text())
+    assert stat.S_IMODE(private.stat().st_mode) == 0o700
+    assert stat.S_IMODE((private / ".secret-offset").stat().st_mode) == 0o600
+    copy = nbformat.read(private / "07_syn.ipynb", as_version=4)
+    hidden = next(cell for cell in copy.cells if "hidden-check" in cell.metadata.get("tags", []))
+    assert f"default_rng({5 + offset})" in hidden.source
+    values = np.random.default_rng(5 + offset).integers(0, 100, size=4)  # the check's inputs, drawn here
+    assert "".join(output["text"] for output in hidden.outputs) == f"{(2.0 * values).tolist()}\n"
+    assert nbformat.read(tmp_path / "chapters" / "07_syn.ipynb", as_version=4) == chapter  # the public one stays
+    # made again with the same secret; not executed, its hidden check has no expected output: strict fails
+    assert main(["private-reference", str(tmp_path / "chapters"), str(private), "--no-execute"]) == 1
+    assert int((private / ".secret-offset").read_text()) == offset
+    assert "NOT executed" in capsys.readouterr().out

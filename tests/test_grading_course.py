@@ -20,7 +20,8 @@ from nbformat.v4 import new_code_cell, new_markdown_cell
 from coursework import make_student_notebook
 from coursework.authoring.points import declared
 from coursework.grading.feedback import feedback_markdown
-from coursework.grading.gradebook import (add_hand_points, identify, parse_deadline, read_gradebook, read_roster,
+from coursework.grading.hand import add_hand_points
+from coursework.grading.gradebook import (identify, parse_deadline, read_gradebook, read_roster,
                                           submitted_at)
 from coursework.grading.lms import CANVAS_COLUMNS, MOODLE_COLUMNS, export
 from coursework.grading.preparation import build_run_notebook
@@ -106,8 +107,10 @@ def test_a_check_earns_its_share_of_the_exercise_points(course):
     plan = build_run_notebook(solved(student, chapter), reference)
     visible, hidden = role_index(plan, "graded", "syn-ex1"), role_index(plan, "hidden", "syn-ex1")
     differs = "Notebook cell execution failed\nCell outputs differ"
-    # syn-ex1: 4 points over shares 1 (visible) and 3 (hidden): 1 and 3 points; syn-ex2: 1 point
-    cases = {(): (4.0, 1.0), ((hidden, differs),): (1.0, 1.0), ((visible, differs),): (3.0, 1.0),
+    # syn-ex1: 4 points over shares 1 (visible) and 3 (hidden): 1 and 3 points, the visible check's only
+    # when the hidden check passes too (issue 39, item 4: printing the handout's output earns nothing);
+    # syn-ex2 has no hidden check: 1 point by its visible check
+    cases = {(): (4.0, 1.0), ((hidden, differs),): (0.0, 1.0), ((visible, differs),): (3.0, 1.0),
              ((visible, differs), (hidden, differs)): (0.0, 1.0)}
     for failed, (ex1, ex2) in cases.items():
         result = score(verdict_of(plan, reference, failed), reference)
@@ -116,6 +119,9 @@ def test_a_check_earns_its_share_of_the_exercise_points(course):
     zero = extract_reference(chapter_with_points(visible_share=0), "07_syn.ipynb")
     copied = score(verdict_of(plan, zero, [(hidden, differs)]), zero)  # the visible check alone earns nothing
     assert copied.exercises["syn-ex1"] == (0.0, 4)
+    printed = verdict_of(plan, reference, [(hidden, differs)])  # Mallory: the handout's output, no working code
+    text = feedback_markdown("Mallory", "07_syn.ipynb", printed, reference, score(printed, reference), plan.places)
+    assert "passed, but it earns its points only when the hidden checks pass too (0 of 1 point)" in text
 
 
 def test_an_error_in_a_scratch_cell_fails_the_notebook_and_costs_no_point(course):
@@ -139,15 +145,72 @@ def test_a_deleted_graded_cell_earns_nothing_for_its_exercise(course):
     assert verdict.checks[("hidden", "syn-ex1", 1)].reason == "graded cell of syn-ex1 deleted"
 
 
-def test_a_leftover_print_is_extra_output_not_a_wrong_answer(course):
+def test_a_leftover_print_costs_no_point_and_is_told_as_a_note(course):
+    # issue 39, item 5: Bob's debug print zeroed a correct function; now the visible check passes when
+    # its expected output is all there, and the extra lines are a note in the feedback
     chapter, student, reference = course
     plan = build_run_notebook(solved(student, chapter), reference)
     visible = role_index(plan, "graded", "syn-ex1")
     differs = "Notebook cell execution failed\nCell outputs differ"
     extra = verdict_of(plan, reference, [(visible, differs)], {visible: "debug [21]\n[42]\n"})
     wrong = verdict_of(plan, reference, [(visible, differs)], {visible: "[63]\n"})
-    assert extra.checks[("visible", "syn-ex1", 0)].reason.startswith("extra output")
+    assert extra.checks[("visible", "syn-ex1", 0)].passed and score(extra, reference).exercises["syn-ex1"] == (4, 4)
     assert wrong.checks[("visible", "syn-ex1", 0)].reason == "output differs from the reference"
+    assert wrong.remarks == [] and len(extra.remarks) == 1 and "debug [21]" in extra.remarks[0]
+    text = feedback_markdown("Bob", "07_syn.ipynb", extra, reference, score(extra, reference), plan.places)
+    assert "## Notes on your output (no points lost)" in text and "debug [21]" in text
+
+
+def test_what_a_function_prints_or_warns_in_a_hidden_check_is_a_note_without_its_text(course):
+    chapter, student, reference = course
+    plan = build_run_notebook(solved(student, chapter), reference)
+    hidden = role_index(plan, "hidden", "syn-ex1")
+    records = run_records(plan)
+    for record in records.records:  # the runner's record of a hidden check that passed, with the kernel's note
+        if record.get("cell") == hidden and record.get("event") == "cell":
+            record["notes"] = [{"exercise": "syn-ex1", "number": 1, "lines": 2,
+                                "warnings": ["RuntimeWarning"], "text": PLANTED_VALUE}]
+    verdict = interpret(plan, records, Limits(), reference)
+    assert verdict.passed and score(verdict, reference).exercises["syn-ex1"] == (4, 4)
+    assert verdict.remarks == ["Exercise 7.2, hidden check 1: your code printed 2 lines and warned (RuntimeWarning) "
+                               "while it was checked; that output is not compared and cost nothing, but remove "
+                               "stray prints and look into warnings"]
+    assert PLANTED_VALUE not in feedback_markdown("Ivan", "07_syn.ipynb", verdict, reference,
+                                                  score(verdict, reference), plan.places)
+
+
+def test_a_hidden_check_compares_only_what_the_check_prints(monkeypatch, capsys):
+    # in_kernel.run_hidden_check outside a kernel: the student's print and warning go to the note, the
+    # check's own print to the output
+    import builtins
+    import sys
+    import warnings
+
+    import IPython.display
+
+    from coursework.grading import in_kernel
+
+    published = []
+    monkeypatch.setattr(IPython.display, "publish_display_data", published.append)
+    monkeypatch.setattr(in_kernel, "reset", lambda: None)
+
+    class Shell:
+        user_ns = {}
+
+    def noisy(values):
+        print("debug", values)
+        warnings.warn("divide by zero", RuntimeWarning)
+        return [2 * v for v in values]
+
+    Shell.user_ns["noisy"] = noisy
+    monkeypatch.setitem(in_kernel._saved, "hooks", (sys.stdout, sys.stderr, sys.displayhook, sys.excepthook))
+    monkeypatch.setitem(in_kernel._saved, "builtins", dict(vars(builtins)))
+    monkeypatch.setitem(in_kernel._saved, "shell", Shell)
+    in_kernel.run_hidden_check("syn-ex1", 1, "print(noisy([8675309]))")
+    captured = capsys.readouterr()
+    assert captured.out == "[17350618]\n" and "8675309" not in captured.err
+    assert published == [{in_kernel.NOTE_MIME: {"exercise": "syn-ex1", "number": 1, "lines": 1,
+                                                "warnings": ["RuntimeWarning"]}}]
 
 
 # ---------------------------------------------------------------- feedback
@@ -249,16 +312,17 @@ def test_gradebook_statuses_missing_work_regrading_and_hand_points(course, tmp_p
         assert next(csv.reader(file))[-3:] == ["syn-ex0", "syn-ex1", "syn-ex2"]
     assert rows["(points possible)"]["syn-ex1"] == "4" and rows["(points possible)"]["syn-ex0"] == "2"
     assert [(rows[s]["status"], rows[s]["points"], rows[s]["possible"]) for s in ("ada", "bea", "cy", "dee")] == [
-        ("graded", "5", "7"), ("late", "2", "7"), ("error", "0", "7"), ("missing", "0", "7")]
+        ("graded", "5", "7"), ("late", "1", "7"), ("error", "0", "7"), ("missing", "0", "7")]
     assert rows["bea"]["name"] == "Bea B" and (tmp_path / "feedback" / "bea" / "07_syn.md").exists()
     hand = tmp_path / "hand.csv"
     hand.write_text("student,exercise,points,comment\nada,syn-ex0,1.5,almost\nbea,syn-ex0,,\n")
     assert add_hand_points(book, hand) == 1
     assert gradebook_rows(book)["ada"]["points"] == "6.5"
-    # re-grade Bea alone, without the roster: her name, Ada's hand points and the others stay
+    # re-grade Bea alone, without the roster nor the deadline: her name, the deadline her row was graded
+    # under (she is still late), Ada's hand points and the others stay
     Records(book).keep([outcome(course, "bea", folder=tmp_path / "t")], references, open(os.devnull, "w"))
     rows = gradebook_rows(book)
-    assert (rows["bea"]["name"], rows["bea"]["points"], rows["bea"]["status"]) == ("Bea B", "5", "graded")
+    assert (rows["bea"]["name"], rows["bea"]["points"], rows["bea"]["status"]) == ("Bea B", "5", "late")
     assert (rows["ada"]["points"], rows["ada"]["syn-ex0"], rows["dee"]["status"]) == ("6.5", "1.5", "missing")
     for text, message in [("student,exercise,points\nada,syn-ex0,3\n", "from 0 to 2"),
                           ("student,exercise,points\nzed,syn-ex0,1\n", "no student 'zed'"),
@@ -545,3 +609,274 @@ def test_the_written_part_is_collected_given_points_by_hand_and_exported(mixed, 
     section = feedback[feedback.index("## Exercise 7.2"):feedback.index("## Exercise 7.3")]
     assert section.startswith("## Exercise 7.2 (Pen and paper): 4 of 4 points")
     assert "- Written part (your answer cells): 3 points, graded by hand, separately." in section
+
+
+# ---------------------------------------------------------------- the gradebook in ordinary accidents (issue 39)
+
+
+def keep_quietly(records, outcomes, references):
+    import io
+
+    stream = io.StringIO()
+    records.keep(outcomes, references, stream)
+    return stream.getvalue()
+
+
+def test_a_broken_upload_is_an_error_of_its_chapter_with_feedback_never_missing(course, tmp_path):
+    import time
+
+    from coursework.grading import session
+
+    chapter, handout, reference = course
+    (tmp_path / "ref").mkdir()
+    nbformat.write(chapter, tmp_path / "ref" / "07_syn.ipynb")
+    subs = tmp_path / "subs"
+    for student, name in [("henry", "07_syn.ipynb"), ("ivy", "07 syn (2).ipynb")]:
+        (subs / student).mkdir(parents=True)
+        (subs / student / name).write_text('{"cells": [')  # truncated JSON
+    (subs / "ada").mkdir()
+    nbformat.write(handout, subs / "ada" / "07_syn.ipynb")
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,name,email\nada,Ada A,a@x\nhenry,Henry Ford,h@x\nivy,Ivy I,i@x\n")
+    records = Records(tmp_path / "gradebook.csv", tmp_path / "feedback", read_roster(roster))
+    outcomes = []  # the grader's own reading of each upload, which refuses them before any run
+    for student, name in [("henry", "07_syn.ipynb"), ("ivy", "07 syn (2).ipynb")]:
+        path = subs / student / name
+        verdict, chapter_name, ran, places = session._grade_one(path, {"07_syn.ipynb": reference}, None, Limits(),
+                                                                time.monotonic())
+        outcomes.append(Outcome(path, f"{student}/{name}", student, verdict, 0.0, chapter_name, ran, places))
+    assert [o.chapter for o in outcomes] == ["07_syn.ipynb", None]  # named like the chapter, and not
+    said = keep_quietly(records, outcomes + [outcome(course, "ada", folder=tmp_path / "s")], {"07_syn.ipynb": reference})
+    rows = [row for row in read_gradebook(tmp_path / "gradebook.csv")[0]]
+    assert sorted((row["student"], row["chapter"], row["status"]) for row in rows) == [
+        ("ada", "07_syn.ipynb", "graded"), ("henry", "07_syn.ipynb", "error"), ("ivy", "07_syn.ipynb", "error")]
+    assert "missing" not in said
+    for student in ("henry", "ivy"):
+        text = (tmp_path / "feedback" / student / "07_syn.md").read_text()
+        assert "could not be graded" in text and "not a readable notebook" in text
+
+
+def test_a_regrade_keeps_the_late_policy_and_rewrites_the_feedback_file(course, tmp_path):
+    references = {"07_syn.ipynb": course[2]}
+    hidden = next(i for i, role in enumerate(build_run_notebook(solved(course[1], course[0]), course[2]).roles)
+                  if role.kind == "hidden")
+    wrong = outcome(course, "dave", [(hidden, "Notebook cell execution failed\nCell outputs differ")],
+                    folder=tmp_path / "s")
+    (tmp_path / "s" / "dave" / "submitted.txt").write_text("2026-03-02T09:15:00+00:00\n")  # 33 h 16 min late
+    book, feedback = tmp_path / "gradebook.csv", tmp_path / "feedback"
+    records = Records(book, feedback, deadline=parse_deadline("2026-03-01T00:00+00:00"), per_day=0.25)
+    keep_quietly(records, [wrong], references)
+    row = gradebook_rows(book)["dave"]
+    # 1 point by the checks (syn-ex2; 7 possible with the derivation), 2 days started: 2 x 25% of 7 = 3.5 off
+    assert (row["status"], row["late_days"], row["penalty"], row["points"]) == ("late", "2", "3.5", "0")
+    assert "Points: 1 of 5" in (feedback / "dave" / "07_syn.md").read_text()
+    right = outcome(course, "dave", folder=tmp_path / "s")  # his notebook fixed by the instructor, re-graded alone
+    keep_quietly(Records(book), [right], references)  # the documented re-grade: no --deadline, no --feedback
+    row = gradebook_rows(book)["dave"]
+    assert (row["status"], row["late_days"], row["penalty"], row["points"]) == ("late", "2", "3.5", "1.5")
+    text = (feedback / "dave" / "07_syn.md").read_text()
+    assert "Points: 5 of 5" in text and "2 days late" in text and "3.5 points taken off" in text
+
+
+def test_grading_a_students_folder_makes_no_phantom_student(course, tmp_path):
+    import io
+
+    from coursework.grading import session
+    from coursework.isolation.sandbox import Isolation
+
+    chapter = course[0]
+    (tmp_path / "ref").mkdir()
+    nbformat.write(chapter, tmp_path / "ref" / "07_syn.ipynb")
+    (tmp_path / "subs" / "alice").mkdir(parents=True)
+    (tmp_path / "subs" / "alice" / "07_syn.ipynb").write_text("{ not json")  # graded without a kernel
+    outcomes = session.grade(tmp_path / "subs" / "alice", tmp_path / "ref", isolation=Isolation("plain"),
+                             stream=io.StringIO(), notes=io.StringIO(), precheck=False)
+    assert [o.student for o in outcomes] == ["alice"]
+
+
+def test_two_notebooks_of_one_chapter_in_a_folder_are_reported_never_silently_chosen(course, tmp_path):
+    references = {"07_syn.ipynb": course[2]}
+    book = tmp_path / "gradebook.csv"
+    old = outcome(course, "zoe", folder=tmp_path / "s")
+    old.path.rename(old.path.with_name("old_07_syn.ipynb"))
+    old = Outcome(old.path.with_name("old_07_syn.ipynb"), "zoe/old_07_syn.ipynb", "zoe", old.verdict, 1.0,
+                  "07_syn.ipynb", True, old.places)
+    real = outcome(course, "zoe", folder=tmp_path / "s")
+    (tmp_path / "s" / "zoe" / "submitted.txt").write_text("2026-03-01T10:00:00+00:00\n")  # one time for both
+    said = keep_quietly(Records(book), [real, old], references)
+    row = gradebook_rows(book)["zoe"]
+    assert row["status"] == "error" and "zoe/07_syn.ipynb" in row["notes"] and "old_07_syn.ipynb" in row["notes"]
+    assert "does not choose" in said
+    (tmp_path / "s" / "zoe" / "submitted.txt").unlink()
+    os.utime(real.path, (1_800_000_000, 1_800_000_000))
+    os.utime(old.path, (1_700_000_000, 1_700_000_000))
+    said = keep_quietly(Records(book), [real, old], references)
+    row = gradebook_rows(book)["zoe"]
+    assert (row["status"], row["file"]) == ("graded", "zoe/07_syn.ipynb")
+    assert "also handed in zoe/old_07_syn.ipynb (earlier: not counted)" in row["notes"] and "counts" in said
+    assert row["submitted"].endswith("(file time)")  # no submitted.txt: marked as the file's time
+
+
+def test_hand_points_never_overwrite_checks_silently_reach_the_feedback_and_go_stale(course, tmp_path):
+    chapter, handout, reference = course
+    references = {"07_syn.ipynb": reference}
+    book, feedback = tmp_path / "gradebook.csv", tmp_path / "feedback"
+    first = outcome(course, "bob", folder=tmp_path / "s")
+    answered = solved(handout, chapter)
+    cell = next(c for c in answered.cells if "Your answer to Exercise 7.1" in c.source)
+    cell.source = cell.source.replace("Write your answer here.", "Since $2x = x + x$.")
+    nbformat.write(answered, first.path)
+    keep_quietly(Records(book, feedback), [first], references)
+    hand = tmp_path / "hand.csv"
+    hand.write_text("student,exercise,points,comment\nbob,syn-ex1,1,copied\n")
+    with pytest.raises(ValueError, match="override-autograded"):
+        add_hand_points(book, hand)
+    assert gradebook_rows(book)["bob"]["syn-ex1"] == "4"
+    hand.write_text("student,exercise,points,comment\nbob,syn-ex0,1.5,rank argument missing\n")
+    assert add_hand_points(book, hand) == 1
+    text = (feedback / "bob" / "07_syn.md").read_text()
+    assert "## Marked by hand" in text and "Exercise 7.1: 1.5 of 2 points. rank argument missing" in text
+    # re-graded, the same answer: nothing flagged, the comment stays in the rewritten feedback
+    said = keep_quietly(Records(book), [first], references)
+    assert "changed" not in said and "rank argument missing" in (feedback / "bob" / "07_syn.md").read_text()
+    cell.source = cell.source.replace("Since $2x = x + x$.", "Because doubling adds a number to itself.")
+    nbformat.write(answered, first.path)  # resubmitted with another answer
+    said = keep_quietly(Records(book), [first], references)
+    row = gradebook_rows(book)["bob"]
+    assert "changed since it was marked by hand" in said and "given to an earlier answer" in row["notes"]
+    assert (row["syn-ex0"], row["points"]) == ("1.5", "6.5")
+    # an explicit override stands through a re-grade, and says so
+    hand.write_text("student,exercise,points,comment\nbob,syn-ex1,1,copied from a classmate\n")
+    assert add_hand_points(book, hand, override=True) == 1
+    keep_quietly(Records(book), [first], references)
+    row = gradebook_rows(book)["bob"]
+    assert row["syn-ex1"] == "1" and "override-autograded" in row["notes"]
+
+
+def test_lateness_is_a_policy_applied_in_the_gradebook_and_carried_in_the_exports(course, tmp_path):
+    import io
+    import math
+
+    from coursework.grading.lateness import parse_grace, parse_penalty
+
+    references = {"07_syn.ipynb": course[2]}
+    times = {"ann": "2026-03-01T00:10:00+00:00",  # within the 15 min grace period: on time
+             "ben": "2026-03-01T00:20:00+00:00",  # 20 min late: 1 day started
+             "cat": "2026-03-03T00:00:01+00:00"}  # 48 h and 1 s late: 3 days started
+    outcomes = []
+    for student, when in times.items():
+        outcomes.append(outcome(course, student, folder=tmp_path / "s"))
+        (tmp_path / "s" / student / "submitted.txt").write_text(when + "\n")
+    deadline, grace = parse_deadline("2026-03-01T00:00+00:00"), parse_grace("15min")
+    book = tmp_path / "gradebook.csv"
+    keep_quietly(Records(book, deadline=deadline, per_day=parse_penalty("10%/day"), grace=grace), outcomes, references)
+    rows = gradebook_rows(book)
+    # 5 points by the checks of 7 possible; 10% of 7 = 0.7 per day
+    assert {s: (rows[s]["status"], rows[s]["late_days"], rows[s]["penalty"], rows[s]["points"]) for s in times} == {
+        "ann": ("graded", "", "", "5"), "ben": ("late", "1", "0.7", "4.3"), "cat": ("late", "3", "2.1", "2.9")}
+    hand = tmp_path / "hand.csv"  # the penalty is in points: hand points added later keep it
+    hand.write_text("student,exercise,points\ncat,syn-ex0,2\n")
+    add_hand_points(book, hand)
+    assert gradebook_rows(book)["cat"]["points"] == "4.9"
+    notes = io.StringIO()
+    export(book, tmp_path / "moodle.csv", "moodle")
+    with open(tmp_path / "moodle.csv", newline="") as file:
+        moodle = {row["Username"]: row for row in csv.DictReader(file)}
+    assert (moodle["cat"]["07_syn"], moodle["cat"]["07_syn feedback"]) == ("4.9", "late by 3 days: 2.1 points taken off")
+    assert (moodle["ann"]["07_syn"], moodle["ann"]["07_syn feedback"]) == ("5", "")
+    export(book, tmp_path / "canvas.csv", "canvas", notes=notes)
+    assert "2 late notebooks" in notes.getvalue() and "no Canvas ID nor SIS User ID" in notes.getvalue()
+    # zero: a late notebook earns nothing, whatever is added by hand
+    keep_quietly(Records(book, deadline=deadline, per_day=parse_penalty("zero"), grace=grace), outcomes, references)
+    rows = gradebook_rows(book)
+    assert (rows["ann"]["points"], rows["ben"]["points"], rows["cat"]["points"]) == ("5", "0", "0")
+    assert math.isinf(parse_penalty("zero")) and parse_penalty("none") == 0
+    for bad in ("ten", "150%/day", "-5%"):
+        with pytest.raises(ValueError, match="--late-penalty"):
+            parse_penalty(bad)
+    with pytest.raises(ValueError, match="--grace"):
+        parse_grace("soon")
+
+
+def test_a_gradebook_written_before_the_late_columns_is_read_and_kept(course, tmp_path):
+    book = tmp_path / "gradebook.csv"
+    book.write_text("student,name,email,chapter,file,status,submitted,points,possible,notes,syn-ex0,syn-ex1,syn-ex2\n"
+                    "(points possible),,,,,,,,,,2,4,1\n(chapter),,,,,,,,,,07_syn.ipynb,07_syn.ipynb,07_syn.ipynb\n"
+                    "ada,Ada,,07_syn.ipynb,ada/07_syn.ipynb,graded,,6,7,,1,4,1\n")
+    keep_quietly(Records(book), [outcome(course, "bea", folder=tmp_path / "s")], {"07_syn.ipynb": course[2]})
+    rows = gradebook_rows(book)
+    assert (rows["ada"]["points"], rows["bea"]["points"], rows["bea"]["status"]) == ("6", "5", "graded")
+
+
+def test_the_command_line_takes_the_late_policy_override_and_exports(course, tmp_path, capsys):
+    from coursework.__main__ import main
+
+    for options, message in [(["--late-penalty", "ten"], "--late-penalty"), (["--grace", "soon"], "--grace"),
+                             (["--export", "blackboard=x.csv", "--gradebook", "g.csv"], "--export"),
+                             (["--export", "canvas=x.csv"], "--export needs --gradebook")]:
+        with pytest.raises(SystemExit) as stop:  # refused before anything is graded
+            main(["grade", str(tmp_path), "--reference", str(tmp_path), *options])
+        assert stop.value.code == 2 and message in capsys.readouterr().err
+    book = tmp_path / "gradebook.csv"
+    keep_quietly(Records(book), [outcome(course, "bob", folder=tmp_path / "s")], {"07_syn.ipynb": course[2]})
+    (tmp_path / "hand.csv").write_text("student,exercise,points\nbob,syn-ex1,2\n")
+    with pytest.raises(SystemExit):
+        main(["hand-points", str(book), str(tmp_path / "hand.csv")])
+    assert "--override-autograded" in capsys.readouterr().err and gradebook_rows(book)["bob"]["syn-ex1"] == "4"
+    assert main(["hand-points", str(book), str(tmp_path / "hand.csv"), "--override-autograded"]) == 0
+    assert gradebook_rows(book)["bob"]["syn-ex1"] == "2"
+
+
+# ---------------------------------------------------------------- the minor list (issue 39, item 10)
+
+
+def test_a_blank_graded_cell_is_reported_empty(course):
+    from coursework_notebooks import with_sources
+
+    chapter, handout, reference = course
+    plan = build_run_notebook(with_sources(solved(handout, chapter), None, "\n# nothing yet\n"), reference)
+    cell = role_index(plan, "graded", "syn-ex2")
+    verdict = verdict_of(plan, reference, [(cell, "Notebook cell execution failed\nCell outputs differ")])
+    assert verdict.checks[("visible", "syn-ex2", 0)].reason == "empty: the cell has no code (write your solution in it)"
+    plan = build_run_notebook(with_sources(solved(handout, chapter), None, "print(x)"), reference)
+    verdict = verdict_of(plan, reference, [(cell, "Notebook cell execution failed\nCell outputs differ")])
+    assert verdict.checks[("visible", "syn-ex2", 0)].reason == "output differs from the reference"
+
+
+def test_the_handout_shows_each_exercises_points(course):
+    chapter, handout, _ = course  # declared in chapter_with_points: syn-ex0 2 points, syn-ex1 4, syn-ex2 1 (default)
+    statements = [cell.source.split("\n")[0] for cell in handout.cells if cell.source.startswith("**Exercise")]
+    assert statements == ["**Exercise 7.1** (2 points, marked by hand)",
+                          "**Exercise 7.2** (4 points by the checks of your code)",
+                          "**Exercise 7.3** (1 point by the checks of your code)"]
+    assert make_student_notebook(handout, name="07_syn.ipynb") == handout  # shown once, however often it is made
+
+
+def test_the_private_reference_of_the_guide_is_ignored_by_git():
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    for path in ("private/04_kernel_pca.ipynb", "reseed.py"):
+        assert subprocess.run(["git", "check-ignore", "-q", path], cwd=root).returncode == 0, path
+
+
+def test_a_lone_handout_names_other_chapters_by_their_number():
+    from coursework.authoring.myst_markdown import BookIndex, to_markdown
+
+    text = to_markdown("See {doc}`C_kernel_pca_at_scale` and {doc}`03_kernels`.", BookIndex(token="4"))
+    assert text == "See Appendix C of the book and Chapter 3 of the book."
+    known = BookIndex(token="4", titles={"03_kernels": "Kernel functions"})
+    assert to_markdown("{doc}`03_kernels`", known) == "Kernel functions"
+
+
+def test_a_canvas_export_without_canvas_ids_warns(course, tmp_path):
+    import io
+
+    book = tmp_path / "gradebook.csv"
+    keep_quietly(Records(book), [outcome(course, "alovelace", folder=tmp_path / "s")], {"07_syn.ipynb": course[2]})
+    notes = io.StringIO()
+    export(book, tmp_path / "canvas.csv", "canvas", notes=notes)
+    assert "1 of 1 students have no Canvas ID nor SIS User ID (alovelace)" in notes.getvalue()
+    notes = io.StringIO()
+    export(book, tmp_path / "canvas.csv", "canvas", read_roster(DATA / "canvas_gradebook_export.csv"), notes=notes)
+    assert "Canvas ID" not in notes.getvalue()

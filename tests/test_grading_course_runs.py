@@ -123,6 +123,7 @@ def runs(tmp_path_factory):
     def regrade():
         results["course"] = finish(started["course"])
         shutil.copy(base / "gradebook.csv", base / "gradebook-first.csv")
+        shutil.copy(base / "feedback" / "bea" / "07_syn.md", base / "feedback-bea-first.md")  # the re-grade rewrites it
         fixed = with_sources(submissions(student, chapter)["bea"], stubs(solved(student, chapter))[0].source)
         nbformat.write(fixed, base / "submissions" / "bea" / "07_syn.ipynb")
         results["regrade"] = finish(start(grade_command("submissions/bea/07_syn.ipynb", "--reference", "reference",
@@ -146,13 +147,14 @@ def rows(path):
 def test_points_statuses_and_missing_work_in_the_gradebook(runs):
     base, results = runs
     returncode, stdout, stderr = results["course"]
-    assert returncode == 1, stderr  # Bea, Cy and Dee fail the notebook-level verdict
+    assert returncode == 1, stderr  # Cy and Dee fail the notebook-level verdict
     book = rows(base / "gradebook-first.csv")
-    # Ada all; Bea's print costs syn-ex1 (both checks); Cy's function is wrong on the hidden inputs only
-    # (1 of 4); Dee's scratch typo costs nothing, but she was late; Eve handed nothing in
+    # Ada all; Bea's debug print in a correct function costs nothing (issue 39: a note in her feedback);
+    # Cy's function is wrong on the hidden inputs only (0 of 4: the visible check earns only with the hidden); Dee's scratch typo costs nothing, but she
+    # was late; Eve handed nothing in
     assert {s: (book[s]["syn-ex1"], book[s]["syn-ex2"], book[s]["points"], book[s]["status"])
             for s in ("ada", "bea", "cy", "dee", "eve")} == {
-        "ada": ("4", "1", "5", "graded"), "bea": ("0", "1", "1", "graded"), "cy": ("1", "1", "2", "graded"),
+        "ada": ("4", "1", "5", "graded"), "bea": ("4", "1", "5", "graded"), "cy": ("0", "1", "1", "graded"),
         "dee": ("4", "1", "5", "late"), "eve": ("0", "0", "0", "missing")}
     assert book["dee"]["notes"] == "Cell 0: raised NameError: name 'prnt' is not defined"
     assert book["(points possible)"]["syn-ex1"] == "4" and book["ada"]["name"] == "Ada A"
@@ -162,12 +164,14 @@ def test_points_statuses_and_missing_work_in_the_gradebook(runs):
 
 def test_feedback_files_say_what_to_fix_and_hold_no_hidden_expected_value(runs):
     base, _ = runs
-    texts = {who: (base / "feedback" / who / "07_syn.md").read_text() for who in ("ada", "bea", "cy", "dee")}
+    texts = {who: (base / "feedback" / who / "07_syn.md").read_text() for who in ("ada", "cy", "dee")}
+    texts["bea"] = (base / "feedback-bea-first.md").read_text()
     hidden = hidden_expected().strip()
     for text in texts.values():
         assert hidden not in text and hidden[1:20] not in text and str(SEED) not in text
         assert "Cell " not in text
-    assert "extra output" in texts["bea"] and "debug [21]" in texts["bea"]
+    assert "Notes on your output (no points lost)" in texts["bea"] and "debug [21]" in texts["bea"]
+    assert "hidden check 1: your code printed 1 line while it was checked" in texts["bea"]
     assert ("Hidden check 1 (your functions called on inputs you have not seen): output differs from the "
             "expected output (0 of 3 points)") in texts["cy"]
     assert 'the first code cell under "My scratch": raised NameError' in texts["dee"]
@@ -179,7 +183,11 @@ def test_regrading_one_student_updates_the_same_gradebook_and_keeps_the_name(run
     returncode, stdout, stderr = results["regrade"]
     assert (returncode, stdout.splitlines()[0]) == (0, "PASS  07_syn.ipynb"), stderr
     before, after = rows(base / "gradebook-first.csv"), rows(base / "gradebook.csv")
-    assert (after["bea"]["name"], after["bea"]["points"], after["bea"]["status"]) == ("Bea B", "5", "graded")
+    # re-graded without --deadline, her row keeps the deadline it was graded under; her fixed notebook,
+    # written now, after that deadline, with no submitted.txt, is late by its file time (issue 39)
+    assert (after["bea"]["name"], after["bea"]["points"], after["bea"]["status"]) == ("Bea B", "5", "late")
+    assert after["bea"]["submitted"].endswith("(file time)")
+    assert "Points: 5 of 5" in (base / "feedback" / "bea" / "07_syn.md").read_text()  # rewritten
     assert "01_pca" not in after and "07_syn" not in after
     # the others keep their grades; Eve is still missing
     assert [line for line in stderr.splitlines() if line.startswith("missing:")] == [

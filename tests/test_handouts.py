@@ -14,13 +14,13 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbformat.v4 import new_markdown_cell, new_notebook
+from nbformat.v4 import new_markdown_cell, new_notebook, new_output
 
 from coursework import make_student_notebook
 from coursework.__main__ import main
 from coursework.authoring.exercises import ANSWER_PLACEHOLDER, METADATA_KEY, chapter_token, exercise_numbers
 from coursework.authoring.expected import read_expected
-from coursework.authoring.handout import check_handout_version
+from coursework.authoring.version import check_handout_version
 from coursework.authoring.myst_markdown import BookIndex, read_citations, to_markdown
 from coursework_notebooks import graded_chapter
 from toc_pages import CHAPTER_PAGES
@@ -184,6 +184,21 @@ def test_a_handout_of_another_version_warns():
     assert "made with kpca_lib 0.0.1" in check_handout_version(older, chapter)
     del older.metadata[METADATA_KEY]["version"]
     assert "records no handout version" in check_handout_version(older, chapter)
+
+
+def test_the_version_ignores_how_the_kernel_chunked_the_printed_text():
+    # issue 39, item 9: nbconvert --execute of a private copy split the same stdout into other
+    # stream chunks, and every submission was warned about "another version of its chapter"
+    chapter = graded_chapter()
+    handout = make_student_notebook(chapter, name="07_syn.ipynb")
+    rerun = copy.deepcopy(chapter)
+    rerun.cells[3].outputs = [new_output("stream", name="stdout", text="[4"),
+                              new_output("stream", name="stdout", text="2]\n")]
+    assert check_handout_version(handout, rerun, "07_syn.ipynb") is None
+    for other in ([new_output("stream", name="stdout", text="[4"), new_output("stream", name="stderr", text="2]\n")],
+                  [new_output("stream", name="stdout", text="[4"), new_output("stream", name="stdout", text="3]\n")]):
+        rerun.cells[3].outputs = other  # what students see differs: still a warning
+        assert check_handout_version(handout, rerun, "07_syn.ipynb") is not None
 
 
 def test_make_student_writes_a_read_only_copy_of_the_expected_outputs(handouts):

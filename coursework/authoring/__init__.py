@@ -8,6 +8,7 @@
 * :mod:`~coursework.authoring.handout`: one exercise per cell, answer cells, the handout's version;
 * :mod:`~coursework.authoring.student`: ``make-student``, the student notebooks;
 * :mod:`~coursework.authoring.expected`: the read-only copy of their expected outputs;
+* :mod:`~coursework.authoring.version`: whether a handout was made from its chapter's current version;
 * :mod:`~coursework.authoring.check`: ``check``, which exercises have hidden checks;
 * :mod:`~coursework.authoring.self_check`: ``self-check``, a student's check against that copy.
 """

@@ -8,11 +8,16 @@ points, given by hand (:mod:`coursework.authoring.points`). Then the chapter's
 total, the written parts counted by hand. An exercise
 graded by its visible output alone is flagged: a student can copy that output
 from the handed-out notebook, so only a hidden check (EXERCISES.md, the
-function convention) really grades it. A chapter that is not well formed
+function convention) really grades it. A hidden check whose inputs come from
+no ``default_rng(SEED)`` (fixed inputs) is flagged too: a private reference
+re-seeds hidden checks (instructor_guide.md), and a check it cannot re-seed
+keeps the expected output that the public chapter shows. ``--strict`` fails
+on both. A chapter that is not well formed
 (directives, hidden checks, an unexecuted graded cell, a bad point value) is
 an error.
 """
 
+import re
 from pathlib import Path
 
 import nbformat
@@ -20,7 +25,10 @@ import nbformat
 from ..grading.reference import extract_reference
 from .exercises import exercise_numbers, has_exercises
 
-__all__ = ["check_chapter", "check"]
+__all__ = ["check_chapter", "check", "SEEDED"]
+
+# what a private reference re-seeds (instructor_guide.md): a generator made from a literal seed
+SEEDED = re.compile(r"default_rng\(\s*\d+\s*\)")
 
 
 def _points(value):
@@ -53,7 +61,7 @@ def check_chapter(nb, name):
         reference = extract_reference(nb, name)
     except ValueError as error:
         return [], [], [str(error)], 0
-    lines, weak, errors = [], [], []
+    lines, weak, errors = [], [], []  # weak: graded without a hidden check, or a hidden check on fixed inputs
     try:
         numbers = exercise_numbers(nb, name)
     except ValueError:  # not named like a chapter of the book: its labels only
@@ -82,6 +90,10 @@ def check_chapter(nb, name):
             for check in checks:
                 if not any(output.get("name") == "stdout" for output in check.expected.outputs):
                     errors.append(f"{name}: hidden check {check.number} of {shown} prints nothing")
+                if not SEEDED.search(check.source):
+                    weak.append(f"{label} hidden check {check.number}")
+                    lines.append(f"    hidden check {check.number}: FIXED inputs (no default_rng(SEED) for a "
+                                 "private reference to re-seed): its expected output is in the public chapter")
     checked, by_hand = sum(reference.points.values()), sum(reference.written.values())
     lines.append(f"  {_points(checked + by_hand)}: {checked:g} by the checks, {by_hand:g} by hand")
     return lines, weak, errors, checked + by_hand

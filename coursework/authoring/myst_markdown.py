@@ -171,8 +171,21 @@ def _reference(name, text, book):
     if name in ("ref", "numref") and target in book.sections:
         return shown or book.sections[target][0]  # the section's title, as the book shows it
     if name == "doc":
-        return shown or book.titles.get(target.rsplit("/", 1)[-1], target)
+        return shown or book.titles.get(target.rsplit("/", 1)[-1]) or _chapter_name(target)
     return shown or target
+
+
+def _chapter_name(target):
+    """A chapter the handout has no title for (made from a lone chapter): "Chapter 3", "Appendix C".
+
+    >>> _chapter_name("C_kernel_pca_at_scale"), _chapter_name("../03_kernels"), _chapter_name("intro")
+    ('Appendix C of the book', 'Chapter 3 of the book', 'intro')
+    """
+    try:
+        token = chapter_token(target)
+    except ValueError:
+        return target
+    return f"{'Chapter' if token.isdigit() else 'Appendix'} {token} of the book"
 
 
 def _inline(line, book):

@@ -39,7 +39,7 @@ import math
 import numbers
 
 __all__ = ["POINTS_KEY", "SHARE_KEY", "DEFAULT_POINTS", "DEFAULT_SHARE", "WRITTEN_PART_SUFFIX", "declared",
-           "declared_written", "declared_written_parts", "written_part_key", "annotate_student"]
+           "declared_written", "declared_written_parts", "written_part_key", "annotate_student", "points_line"]
 
 POINTS_KEY = "kpca_points"
 SHARE_KEY = "kpca_share"
@@ -204,3 +204,48 @@ def annotate_student(chapter, student):
             continue
         seen.add(info.get("exercise"))
         info["points"] = declared(source, POINTS_KEY, f"cell {cell.get('id')}")
+
+
+def points_line(chapter, student, numbers, name="notebook"):
+    """Show each exercise's points in a handout, in place: ``**Exercise 1.3** (5 points: ...)``.
+
+    The statement cell of each exercise (made by make-student, starting with
+    ``**Exercise N**``) gets what the exercise is worth: a code exercise's
+    points (from its stub, :func:`annotate_student`) and its written part's,
+    a derivation's points, marked by hand. A statement that already says it
+    is left as it is, so that make-student stays idempotent. ``numbers`` maps
+    each label to the book's number.
+    """
+    import re
+
+    from .exercises import METADATA_KEY
+
+    code = {}
+    for cell in student.cells:
+        info = cell.metadata.get(METADATA_KEY) if cell.cell_type == "code" else None
+        if isinstance(info, dict) and "points" in info:
+            code.setdefault(info["exercise"], info["points"])
+    written = {}
+    for index, cell in enumerate(chapter.cells):
+        if cell.cell_type == "markdown":
+            for label in re.findall(r"\{solution\}\s+(\S+)", cell.source):
+                written[label] = declared_written(cell, label, f"{name}, cell {index}")
+    parts = declared_written_parts(chapter, name)
+    label_of = {number: label for label, number in numbers.items() if number}
+
+    def worth(points):
+        return f"{points:g} point{'' if points == 1 else 's'}"
+
+    for cell in student.cells:
+        match = re.match(r"\*\*Exercise (?P<number>[\w.-]+)\*\*(?! \()", cell.source) \
+            if cell.cell_type == "markdown" else None
+        label = label_of.get(match["number"], match["number"]) if match else None
+        if label in code:
+            text = worth(code[label]) + " by the checks of your code"
+            if parts.get(label):
+                text += f", and {worth(parts[label])} for the written part, marked by hand"
+        elif label in written:
+            text = worth(written[label]) + ", marked by hand"
+        else:
+            continue
+        cell.source = cell.source[:match.end()] + f" ({text})" + cell.source[match.end():]

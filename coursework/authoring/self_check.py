@@ -32,7 +32,8 @@ from nbformat.v4 import new_code_cell, new_notebook
 
 from .exercises import CHECK_MARKER, METADATA_KEY
 from .expected import expected_path, read_expected
-from .handout import check_handout_version, recorded_entry
+from .handout import recorded_entry
+from .version import check_handout_version
 
 __all__ = ["self_check", "find_expected", "build_check_notebook", "ISOLATION_NOTE"]
 

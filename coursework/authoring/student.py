@@ -29,10 +29,11 @@ from pathlib import Path
 
 import nbformat
 
+from .expected import write_expected
 from .exercises import (ANSWER_PLACEHOLDER, METADATA_KEY, SOLUTION_TAG, exercise_numbers, has_exercises,
                         solution_cells)
 from .handout import book_index, chapter_version, markdown_cells, recorded_entry
-from .points import annotate_student, declared_written_parts
+from .points import annotate_student, declared_written_parts, points_line
 from .stubs import function_stub, plain_stub
 
 __all__ = ["make_student_notebook", "make_student", "notebooks_in"]
@@ -119,6 +120,7 @@ def make_student_notebook(nb, name="notebook", book=None):
     annotate_student(nb, student)  # each exercise's points, for the handout
     entry = {"source": source}
     numbers = previous.get("exercises") or _numbers(nb, source)
+    points_line(nb, student, {**book.exercises, **(numbers or {})}, name)  # and shown in each statement
     if numbers:
         entry["exercises"] = numbers
     entry["version"] = previous.get("version") or chapter_version(nb, stubs)
@@ -225,8 +227,6 @@ def make_student(source, destination):
         Each written notebook, its number of graded cells and of solution
         cells.
     """
-    from .expected import write_expected
-
     notebooks = notebooks_in(source, "source")
     destination = Path(destination)
     if destination.exists() and not destination.is_dir():

@@ -15,14 +15,17 @@ written part when it has one (graded by hand, apart):
 * a reason names the cell as the student finds it: the exercise, or "the
   second code cell under 'Two limits'", never nbval's ``Cell 20``.
 
-A leftover print in a correct function is told apart from a wrong answer:
-"extra output". Problems of the notebook outside the exercises (an error in
+A leftover print or a warning in a correct function costs nothing: a visible
+check whose cell printed the expected output and more passes, and a hidden
+check compares only what the check itself prints; what the student's code
+printed or warned is told in "Notes on your output (no points lost)" (for a
+hidden check, only how many lines and which kinds of warning). Problems of the notebook outside the exercises (an error in
 a scratch cell) come last, as notes that cost no point.
 """
 
 import re
 
-from .scores import notes
+from .scores import earns, notes
 
 __all__ = ["feedback_markdown"]
 
@@ -55,9 +58,12 @@ def _worth(passed, worth):
     return f"{worth if passed else 0:g} of {worth:g} point{'' if worth == 1 else 's'}"
 
 
-def _visible_lines(check, reference, places, worth):
+def _visible_lines(check, reference, places, worth, earned=True):
     label, part = check.key[1], check.key[2]
     name = f"Visible check{f' (part {part + 1})' if part else ''} (what your solution cell prints)"
+    if check.passed and not earned:
+        return [f"- {name}: passed, but it earns its points only when the hidden checks pass too "
+                f"({_worth(False, worth)})."]
     if check.passed:
         return [f"- {name}: passed ({_worth(True, worth)})."]
     lines = [f"- {name}: {_for_student(check.reason, places)} ({_worth(False, worth)})."]
@@ -90,7 +96,7 @@ def _exercise_section(label, reference, verdict, points, places):
         if check is None:
             continue
         if key[0] == "visible":
-            lines += _visible_lines(check, reference, places, worth)
+            lines += _visible_lines(check, reference, places, worth, earns(verdict, keys, key))
         else:
             lines.append(_hidden_line(check, places, worth))
     for key, points in reference.written.items():  # its written part: not in the points above
@@ -100,7 +106,8 @@ def _exercise_section(label, reference, verdict, points, places):
     return lines + [""]
 
 
-def feedback_markdown(student, chapter, verdict, reference, score, places=None, status="graded", submitted=None):
+def feedback_markdown(student, chapter, verdict, reference, score, places=None, status="graded", submitted=None,
+                      late=None):
     """The feedback file of one student for one chapter, as Markdown text.
 
     Parameters
@@ -118,6 +125,8 @@ def feedback_markdown(student, chapter, verdict, reference, score, places=None, 
     status : str, default="graded"
     submitted : str, optional
         The submission time, as the gradebook shows it.
+    late : str, optional
+        What the late policy did to this notebook, in a sentence.
 
     Returns
     -------
@@ -126,6 +135,8 @@ def feedback_markdown(student, chapter, verdict, reference, score, places=None, 
     lines = [f"# Feedback on {chapter}: {student}", "",
              f"Points: {score.earned:g} of {score.possible:g} for the code exercises"
              + (f" (status: {status}" + (f", submitted {submitted})" if submitted else ")")) + ".", ""]
+    if late:
+        lines += [late, ""]
     if reference.written:
         numbers = ", ".join(reference.written_title(key) for key in reference.written)
         lines += [f"Written answers ({numbers}) are graded by hand, separately.", ""]
@@ -140,5 +151,12 @@ def feedback_markdown(student, chapter, verdict, reference, score, places=None, 
                   "The grader runs every cell; these cells failed. Fix them so that the notebook runs "
                   "from top to bottom:", ""]
         lines += [f"- {_for_student(reason, places)}" for reason in extra]
+    if verdict.remarks:  # a correct answer that also printed or warned: passed, and the student should know
+        lines += ["", "## Notes on your output (no points lost)", ""]
+        for remark in verdict.remarks:
+            head, _, printed = remark.partition("\n")
+            lines.append(f"- {head}")
+            if printed:
+                lines += ["", *["  " + line for line in _fence(printed).split("\n")]]
     return "\n".join(lines).rstrip("\n") + "\n"
 

@@ -20,20 +20,33 @@ overwritten by, the points the checks earned):
     (in the roster or the gradebook, no notebook for a chapter of this run) or
     ``error`` (the notebook could not be run: unreadable, the wrong chapter...).
 ``submitted``
-    When it was submitted (:func:`submitted_at`), ISO 8601.
+    When it was submitted (:func:`submission_time`), ISO 8601; followed by
+    `` (file time)`` when it is the notebook's modification time (no
+    ``submitted.txt``), which may be when it was copied, not submitted.
+``late_days``, ``penalty``
+    Days late (started days after the deadline, beyond the grace period) and
+    the points the late policy takes off (:mod:`coursework.grading.lateness`).
 ``points``, ``possible``
     Points earned (the code exercises, plus the written ones once given by
-    hand) and possible (every exercise of the chapter, written ones included).
+    hand, less the late penalty) and possible (every exercise of the chapter,
+    written ones included).
 ``notes``
     Notebook-level problems that cost no point (an error in a scratch cell).
+``record``
+    The grader's bookkeeping, as JSON: the late policy the row was graded
+    under, its feedback file, which columns its checks filled, the comments and
+    answers of the points given by hand (:mod:`coursework.grading.hand`).
 
 The first two data rows, ``(points possible)`` and ``(chapter)`` in
 ``student``, hold each exercise's points and the chapter it belongs to.
 Re-grading replaces only the rows of the notebooks graded
-(and keeps their name, email and hand-given points); every other row stays.
+(and keeps their name, email, hand-given points, late policy and feedback
+file); every other row stays. A gradebook written before ``late_days``,
+``penalty`` and ``record`` existed is read as it is.
 """
 
 import csv
+import json
 import math
 import os
 import re
@@ -41,14 +54,17 @@ import tempfile
 from datetime import datetime
 from pathlib import Path
 
-from ..authoring.points import written_part_key
 from .report import csv_cell
 
 __all__ = ["FIXED_COLUMNS", "POSSIBLE_ROW", "CHAPTER_ROW", "total", "read_roster", "read_gradebook",
-           "write_gradebook", "submitted_at", "parse_deadline", "identify", "merge", "add_hand_points",
-           "TIMESTAMP_FILES"]
+           "write_gradebook", "submitted_at", "submission_time", "parse_deadline", "identify", "merge",
+           "TIMESTAMP_FILES", "row_record"]
 
-FIXED_COLUMNS = ["student", "name", "email", "chapter", "file", "status", "submitted", "points", "possible", "notes"]
+FIXED_COLUMNS = ["student", "name", "email", "chapter", "file", "status", "submitted", "late_days", "penalty",
+                 "points", "possible", "notes", "record"]
+# the columns of a gradebook written before late_days, penalty and record: read as they are
+_REQUIRED_COLUMNS = ["student", "name", "email", "chapter", "file", "status", "submitted", "points", "possible",
+                     "notes"]
 POSSIBLE_ROW = "(points possible)"
 CHAPTER_ROW = "(chapter)"
 # a file an LMS download or the instructor puts beside a notebook: its first line is the submission time
@@ -115,7 +131,15 @@ def identify(folder, roster):
 
 
 def submitted_at(notebook):
-    """When a notebook was submitted: the first line of a timestamp file beside it, else its modification time.
+    """When a notebook was submitted: :func:`submission_time` without saying where the time came from."""
+    return submission_time(notebook)[0]
+
+
+def submission_time(notebook):
+    """When a notebook was submitted, and whether that is only the file's modification time.
+
+    The time is the first line of a timestamp file beside it, else its
+    modification time (then ``from_file`` is True).
 
     A timestamp file (``submitted.txt`` or ``timestamp.txt`` in the notebook's
     folder) holds an ISO 8601 time (``2026-03-01T23:12:00+01:00``; without an
@@ -134,11 +158,11 @@ def submitted_at(notebook):
         if stamp.is_file() and not stamp.is_symlink():
             text = stamp.read_text(encoding="utf-8", errors="replace").strip().split("\n")[0][:64]
             try:
-                return datetime.fromisoformat(text.strip()).astimezone()
+                return datetime.fromisoformat(text.strip()).astimezone(), False
             except ValueError:
                 raise ValueError(f"{stamp} must start with an ISO 8601 time (2026-03-01T23:12:00), "
                                  f"got {text!r}") from None
-    return datetime.fromtimestamp(notebook.lstat().st_mtime).astimezone()
+    return datetime.fromtimestamp(notebook.lstat().st_mtime).astimezone(), True
 
 
 def parse_deadline(text):
@@ -170,7 +194,7 @@ def read_gradebook(path):
     if not path.exists():
         return [], {}
     rows = _read_csv(path, "gradebook")
-    if rows and not set(FIXED_COLUMNS) <= set(rows[0]):
+    if rows and not set(_REQUIRED_COLUMNS) <= set(rows[0]):
         raise ValueError(f"gradebook {path} is not a gradebook of this grader: its columns must start with "
                          f"{','.join(FIXED_COLUMNS)}")
     for row in rows:  # undo csv_cell's guard against formulas, which write_gradebook puts back
@@ -198,17 +222,29 @@ def _format(value):
 
 def total(row, columns):
     """Recompute a row's ``points``: the sum of its chapter's exercise columns (``columns`` as
-    :func:`read_gradebook` returns them)."""
+    :func:`read_gradebook` returns them), less its late ``penalty`` (never below 0)."""
     values = [_number(row.get(label)) for label, (_, chapter) in columns.items() if chapter == row["chapter"]]
-    row["points"] = _format(round(sum(value for value in values if value is not None), 2))
+    earned = sum(value for value in values if value is not None) - (_number(row.get("penalty")) or 0)
+    row["points"] = _format(round(max(earned, 0), 2))
     return row
+
+
+def row_record(row):
+    """A row's ``record`` column as a dict ({} if empty or not JSON)."""
+    try:
+        record = json.loads(row.get("record") or "{}")
+    except ValueError:
+        return {}
+    return record if isinstance(record, dict) else {}
 
 
 def merge(old_rows, new_rows, columns):
     """The gradebook after a run: ``new_rows`` replace the old rows of the same student and chapter.
 
     Hand-given points (columns a new row leaves empty) and the name and email
-    are kept from the old row.
+    are kept from the old row, and so are the comments and answers of the
+    points given by hand, and the points an instructor put by hand, with
+    ``--override-autograded``, in place of what the checks earned.
     """
     by_key = {(row["student"], row["chapter"]): row for row in old_rows}
     for row in new_rows:
@@ -218,6 +254,14 @@ def merge(old_rows, new_rows, columns):
         for key in ["name", "email", *columns]:
             if not row.get(key) and old.get(key):
                 row[key] = old[key]
+        record, earlier = row_record(row), row_record(old)
+        for key in ("comments", "marked", "overridden"):
+            if earlier.get(key):
+                record[key] = {**earlier[key], **record.get(key, {})}
+        for label, value in record.get("overridden", {}).items():  # the instructor's word stands
+            row[label] = value
+        if record:
+            row["record"] = json.dumps(record, sort_keys=True)
         by_key[(row["student"], row["chapter"])] = total(row, columns)
     return sorted(by_key.values(), key=lambda row: (row["chapter"], row["student"]))
 
@@ -237,52 +281,3 @@ def write_gradebook(path, rows, columns):
             writer.writerow({key: csv_cell(row.get(key, "")) for key in header})
     os.chmod(temporary, 0o644)
     os.replace(temporary, path)
-
-
-def add_hand_points(gradebook, hand):
-    """Add the points an instructor gave by hand (a CSV ``student,exercise,points[,comment]``) to a gradebook.
-
-    Each row sets the cell of a student's exercise (a column of the gradebook,
-    e.g. a derivation ``ch1-ex1``, or the written part of a code exercise
-    ``ch1-ex3-written``), at most its points possible; the student's total is
-    recomputed. Returns the number of cells set. The column of a code exercise
-    that has a written part holds what its checks earned: a row naming it is
-    an error (its written part's points go in ``LABEL-written``).
-
-    Raises
-    ------
-    ValueError
-        If a row names an unknown student or exercise, the checks' column of an
-        exercise with a written part, or points that are not a number between 0
-        and the exercise's points possible; nothing is written then.
-    """
-    rows, columns = read_gradebook(gradebook)
-    if not rows:
-        raise ValueError(f"gradebook {gradebook} does not exist or is empty: grade the notebooks first")
-    problems, count = [], 0
-    for number, entry in enumerate(_read_csv(hand, "hand points"), start=2):
-        student, label = (entry.get("student") or "").strip(), (entry.get("exercise") or "").strip()
-        most, chapter = columns.get(label, (None, None))
-        value = _number(entry.get("points"))
-        if not (entry.get("points") or "").strip():
-            continue  # not graded yet
-        targets = [row for row in rows if row["student"] == student and row["chapter"] == chapter]
-        if label not in columns:
-            problems.append(f"line {number}: no exercise {label!r} in the gradebook")
-        elif written_part_key(label) in columns:  # the column its checks fill: never overwritten by hand
-            problems.append(f"line {number}: {label!r} holds the points its checks earned; the points of its "
-                            f"written part go in {written_part_key(label)!r}")
-        elif not targets:
-            problems.append(f"line {number}: no student {student!r} with exercise {label!r} in the gradebook")
-        elif value is None or value < 0 or (most is not None and value > most):
-            problems.append(f"line {number}: points must be a number from 0 to {_format(most)}, "
-                            f"got {entry.get('points')!r}")
-        else:
-            for row in targets:
-                row[label] = _format(value)
-                total(row, columns)
-            count += 1
-    if problems:
-        raise ValueError(f"hand points {hand}: " + "; ".join(problems))
-    write_gradebook(gradebook, rows, columns)
-    return count

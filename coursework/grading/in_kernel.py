@@ -79,11 +79,52 @@ def reset():
 
 
 def run_hidden_check(exercise, number, source):
-    """Reset, then run a hidden check's code with the student's names but the real builtins."""
+    """Reset, then run a hidden check's code with the student's names but the real builtins.
+
+    What the check compares is what the check itself prints: its ``print``
+    writes to the cell's output, while whatever the student's functions print
+    or warn while the check calls them goes to a buffer, never compared. If
+    there was some, a note is published under :data:`NOTE_MIME` (the grader's
+    runner removes it before nbval compares the outputs): how many lines were
+    printed and which warnings (their category alone: the text of either could
+    carry the hidden inputs to the student's feedback).
+    """
+    import io
+    import warnings
+
     reset()
     namespace = {name: value for name, value in _saved["shell"].user_ns.items()
                  if name not in _saved["builtins"]}
     namespace["__builtins__"] = builtins
     namespace["__name__"] = "__main__"
+    cell_output, real_print = _saved["hooks"][0], _saved["builtins"]["print"]
+
+    def check_print(*values, **options):  # the check's own print, to the cell's output
+        options.setdefault("file", cell_output)
+        return real_print(*values, **options)
+
+    namespace["print"] = check_print
     code = compile(source, f"<hidden check {number} of {exercise}>", "exec")
-    exec(code, namespace)  # noqa: S102 (the instructor's code)
+    captured = io.StringIO()
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            sys.stdout = sys.stderr = captured
+            exec(code, namespace)  # noqa: S102 (the instructor's code)
+    finally:
+        sys.stdout, sys.stderr = _saved["hooks"][:2]
+        _note(exercise, number, captured.getvalue(), caught)
+
+
+NOTE_MIME = "application/vnd.kpca-grader.note+json"
+
+
+def _note(exercise, number, printed, caught):
+    if not printed.strip() and not caught:
+        return
+    from IPython.display import publish_display_data
+
+    kinds = sorted({getattr(warning.category, "__name__", "Warning")[:60] for warning in caught})
+    publish_display_data({NOTE_MIME: {"exercise": str(exercise), "number": int(number),
+                                      "lines": len([line for line in printed.split("\n") if line.strip()]),
+                                      "warnings": kinds[:5]}})

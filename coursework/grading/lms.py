@@ -16,8 +16,17 @@ map "Email address" (or "Username", "ID number") to the user field of the same
 name, and each chapter column to its grade item.
 
 A chapter's column holds the student's points (code exercises, and written
-ones given by hand); a missing notebook counts 0, so that no cell is left
-empty (Canvas would keep the old grade).
+ones given by hand, less the late penalty); a missing notebook counts 0, so
+that no cell is left empty (Canvas would keep the old grade).
+
+Lateness travels with the points: the penalty is already taken off. Moodle
+also gets, after a chapter's column, a column ``<chapter> feedback`` (at
+import, map it to the grade item's feedback) saying "late by 2 days: 5 points
+taken off" or "could not be graded", when some row of that chapter says so.
+Canvas's import has no column for it (an unknown column becomes a new
+assignment): the export says on ``notes`` how many late notebooks it holds, and
+warns when students have no Canvas ``ID`` nor ``SIS User ID`` (no roster, or a
+roster without them), which Canvas needs to match a row.
 """
 
 import csv
@@ -34,17 +43,28 @@ CANVAS_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 MOODLE_COLUMNS = ["Username", "ID number", "Email address", "Full name"]
 
 
+def _remark(row):
+    """What a chapter's feedback column says of a row: lateness, or a notebook that could not be graded."""
+    if row.get("status") == "late":
+        days = row.get("late_days") or "?"
+        late = f"late by {days} day{'' if days == '1' else 's'}"
+        return f"{late}: {row['penalty']} points taken off" if row.get("penalty") else f"{late} (no penalty)"
+    return "could not be graded: see the feedback file" if row.get("status") == "error" else ""
+
+
 def _students(rows, roster):
     """Each student of the gradebook, with their roster entry (or what the gradebook knows)."""
     by_id = {entry["id"]: entry for entry in roster or []}
     students = {}
     for row in rows:
         entry = by_id.get(row["student"], {"id": row["student"], "name": row["name"], "email": row["email"]})
-        students.setdefault(row["student"], {**entry, "points": {}})["points"][row["chapter"]] = row["points"]
+        student = students.setdefault(row["student"], {**entry, "points": {}, "remarks": {}})
+        student["points"][row["chapter"]] = row["points"]
+        student["remarks"][row["chapter"]] = _remark(row)
     return [students[key] for key in sorted(students)]
 
 
-def export(gradebook, destination, lms, roster=None, names=None):
+def export(gradebook, destination, lms, roster=None, names=None, notes=None):
     """Write the gradebook in the import layout of ``lms`` (``"canvas"`` or ``"moodle"``).
 
     Parameters
@@ -55,6 +75,8 @@ def export(gradebook, destination, lms, roster=None, names=None):
         :func:`coursework.grading.gradebook.read_roster`: Canvas's ids, Moodle's id numbers and emails.
     names : dict, optional
         The column name of each chapter (default: its file name without ``.ipynb``).
+    notes : file, optional
+        Where the warnings go (Canvas: students without ids, late notebooks).
 
     Returns
     -------
@@ -74,16 +96,21 @@ def export(gradebook, destination, lms, roster=None, names=None):
     chapters = sorted({row["chapter"] for row in rows if row["chapter"] != "(unknown)"})
     names = {chapter: (names or {}).get(chapter, Path(chapter).stem) for chapter in chapters}
     possible = {chapter: sum(points or 0 for points, of in columns.values() if of == chapter) for chapter in chapters}
+    students = _students(rows, roster)
     if lms == "canvas":
         header = CANVAS_COLUMNS + [names[c] for c in chapters]
         table = [["Points Possible", "", "", "", "", *[f"{possible[c]:g}" for c in chapters]]]
         table += [[s.get("name") or s["id"], s.get("canvas_id", ""), s.get("sis_id", ""), s.get("login") or s["id"],
-                   s.get("section", ""), *[s["points"].get(c) or "0" for c in chapters]]
-                  for s in _students(rows, roster)]
+                   s.get("section", ""), *[s["points"].get(c) or "0" for c in chapters]] for s in students]
+        _canvas_warnings(students, notes)
     else:
-        header = MOODLE_COLUMNS + [names[c] for c in chapters]
+        remarked = [c for c in chapters if any(s["remarks"].get(c) for s in students)]
+        header = MOODLE_COLUMNS + [name for c in chapters
+                                   for name in [names[c], *([f"{names[c]} feedback"] if c in remarked else [])]]
         table = [[s.get("login") or s["id"], s.get("sis_id", ""), s.get("email", ""), s.get("name", ""),
-                  *[s["points"].get(c) or "0" for c in chapters]] for s in _students(rows, roster)]
+                  *[value for c in chapters for value in [s["points"].get(c) or "0",
+                                                         *([s["remarks"].get(c, "")] if c in remarked else [])]]]
+                 for s in students]
     destination = Path(destination)
     destination.parent.mkdir(parents=True, exist_ok=True)
     descriptor, temporary = tempfile.mkstemp(prefix=".export-", suffix=".csv", dir=destination.parent)
@@ -94,3 +121,17 @@ def export(gradebook, destination, lms, roster=None, names=None):
     os.chmod(temporary, 0o644)
     os.replace(temporary, destination)
     return len(table) - (lms == "canvas")
+
+
+def _canvas_warnings(students, notes):
+    if notes is None:
+        return
+    without = [s["id"] for s in students if not (s.get("canvas_id") or s.get("sis_id"))]
+    if without:
+        print(f"WARNING: {len(without)} of {len(students)} students have no Canvas ID nor SIS User ID "
+              f"({', '.join(without[:5])}{', ...' if len(without) > 5 else ''}): Canvas matches them by SIS "
+              "Login ID only; pass --roster with Canvas's own gradebook export", file=notes)
+    late = sum(remark.startswith("late") for s in students for remark in s["remarks"].values())
+    if late:
+        print(f"note: {late} late notebooks: their points are exported with the late penalty taken off; "
+              "Canvas's import has no column for lateness (see late_days and penalty in the gradebook)", file=notes)

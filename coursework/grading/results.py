@@ -64,6 +64,8 @@ class Verdict:
     reasons: list = field(default_factory=list)
     exercises: dict = field(default_factory=dict)
     checks: dict = field(default_factory=dict)
+    # what cost nothing but the student should know: a correct function that also printed or warned
+    remarks: list = field(default_factory=list)
 
     @property
     def passed(self):
@@ -212,6 +214,42 @@ def _cell_reason(record, after_hidden=False, expected=None):
     return _printable(message.split("\n")[0][:200]) if message else "failed"
 
 
+def _extra_remark(role, record, reference, shown):
+    """The note on a visible check that printed its expected output and more (passed, no point lost)."""
+    title = reference.title(role.exercise) if hasattr(reference, "title") else role.exercise
+    text = (record.get("actual") or "").strip()
+    if not shown:  # after a hidden check, what a cell prints may carry what it saw of one
+        return (f"{title}: your solution cell printed the expected output and more (a print left in a "
+                "function, or a warning); it passed, but remove the extra output")
+    lines = text.split("\n")[:12]
+    return (f"{title}: your solution cell printed the expected output and more (a print left in a function, "
+            "or a warning); it passed, but remove the extra output. It printed:\n" + "\n".join(lines))
+
+
+def _hidden_remark(role, note, reference):
+    """The note on what the student's code printed or warned during a hidden check: counts and kinds only."""
+    title = reference.title(role.exercise) if hasattr(reference, "title") else role.exercise
+    lines = note.get("lines") if isinstance(note.get("lines"), int) else 0
+    kinds = [str(kind)[:60] for kind in note.get("warnings") or [] if isinstance(kind, str)][:5]
+    said = []
+    if lines:
+        said.append(f"printed {lines} line{'s' if lines != 1 else ''}")
+    if kinds:
+        said.append("warned (" + ", ".join(kinds) + ")")
+    return (f"{title}, hidden check {role.number}: your code {' and '.join(said) or 'printed'} while it was "
+            "checked; that output is not compared and cost nothing, but remove stray prints and look into "
+            "warnings")
+
+
+def _blank(source):
+    """Whether a cell holds no code: only blank lines and comments (the grader's markers among them).
+
+    >>> _blank("# NBVAL_CHECK_OUTPUT\\n\\n# YOUR CODE HERE\\n"), _blank("x = 1")
+    (True, False)
+    """
+    return not any(line.strip() and not line.strip().startswith("#") for line in source.split("\n"))
+
+
 def _notebook_reason(run, roles, limits, numbers=None):
     """Why the run stopped early, or None if it finished normally."""
     def at(cell):
@@ -260,6 +298,12 @@ def interpret(plan, run, limits, reference):
         elif record["outcome"] != "passed":
             reason = _cell_reason(record, after_hidden=number >= first_hidden,
                                   expected=plan.notebook.cells[number].get("outputs") if checked else None)
+            if role.kind == "graded" and reason.startswith("output differs") and \
+                    _blank(plan.notebook.cells[number].source):
+                reason = "empty: the cell has no code (write your solution in it)"
+            if role.kind == "graded" and reason.startswith("extra output"):  # the answer is there: it passes
+                verdict.remarks.append(_extra_remark(role, record, reference, shown=number < first_hidden))
+                reason = None
         elif checked and not record.get("compared"):
             reason = "was not compared with the reference"
         else:
@@ -267,6 +311,9 @@ def interpret(plan, run, limits, reference):
         if checked:
             _note_check(verdict, role, record, reason or (f"not reached, {stopped}" if record is None else None),
                         shown=number < first_hidden)
+        if role.kind == "hidden" and record is not None:
+            verdict.remarks += [_hidden_remark(role, note, reference) for note in record.get("notes") or []
+                                if isinstance(note, dict)]
         if reason is None:
             if record is None and checked and role.exercise in verdict.exercises:
                 verdict.exercises[role.exercise].append(f"{where(role, reference.numbers)}: not reached, {stopped}")

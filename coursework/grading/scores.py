@@ -6,7 +6,11 @@ The rule (the authors' declarations are in :mod:`coursework.authoring.points`):
   (the output it prints on the chapter's data) and its hidden checks; check
   ``c`` has share ``s_c``;
 * a check that passes earns ``P * s_c / sum(s)``; one that fails (wrong
-  output, extra output, an exception, not run, its cell deleted) earns 0;
+  output, an exception, not run, its cell deleted) earns 0;
+* a visible check earns its share only when every hidden check of its
+  exercise passes too: its expected output is in the handout, so printing it
+  (with no working code) must earn nothing; an exercise without hidden checks
+  is graded by its visible checks alone (``check`` says which);
 * the exercise earns the sum over its checks, the notebook the sum over its
   exercises (rounded to 2 decimals, for the gradebook).
 
@@ -19,7 +23,7 @@ costs no point: it appears as a *note*. A notebook that could not be run at all
 
 from dataclasses import dataclass, field
 
-__all__ = ["Score", "score", "notes"]
+__all__ = ["Score", "score", "notes", "earns"]
 
 
 @dataclass
@@ -59,15 +63,14 @@ def score(verdict, reference):
     ...                 shares={("visible", "ex1", 0): 1, ("hidden", "ex1", 1): 3})
     >>> verdict = Verdict(checks={("visible", "ex1", 0): Check(("visible", "ex1", 0), True),
     ...                           ("hidden", "ex1", 1): Check(("hidden", "ex1", 1), False, "raised ValueError")})
-    >>> score(verdict, ref).exercises
-    {'ex1': (1.0, 4)}
+    >>> score(verdict, ref).exercises  # the visible check passed, alone: it earns nothing
+    {'ex1': (0.0, 4)}
     """
     result = Score()
     for label, points in reference.points.items():
         keys = reference.checks(label)
         total = sum(reference.shares[key] for key in keys)
-        passed = sum(reference.shares[key] for key in keys
-                     if key in verdict.checks and verdict.checks[key].passed)
+        passed = sum(reference.shares[key] for key in keys if earns(verdict, keys, key))
         earned = points * passed / total if total > 0 else 0.0
         result.exercises[label] = (round(earned, 2), points)
     return result
@@ -77,3 +80,12 @@ def notes(verdict):
     """The notebook-level reasons that belong to no exercise: they fail the notebook, and cost no point."""
     attributed = {reason for reasons in verdict.exercises.values() for reason in reasons}
     return [reason for reason in verdict.reasons if reason not in attributed]
+
+
+def earns(verdict, keys, key):
+    """Whether check ``key`` (of an exercise whose checks are ``keys``) earns its share: it passed, and,
+    for a visible check, every hidden check of the exercise passed too."""
+    def passed(one):
+        return one in verdict.checks and verdict.checks[one].passed
+
+    return passed(key) and (key[0] == "hidden" or all(passed(one) for one in keys if one[0] == "hidden"))

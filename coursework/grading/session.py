@@ -82,7 +82,8 @@ def _grade_one(path, references, run, limits, start):
             raise SubmissionProblem(f"timed out after {limits.timeout:g} s while being read and prepared")
         verdict = interpret(plan, run(plan.notebook, replace(limits, timeout=left)), limits, reference)
         return verdict, chapter, True, plan.places
-    except SubmissionProblem as problem:
+    except SubmissionProblem as problem:  # an unreadable file named like a chapter is that chapter's error
+        chapter = chapter or (Path(path).name if Path(path).name in references else None)
         return Verdict([str(problem)]), chapter, False, None
     except Exception as error:  # never a traceback, and the next submission is still graded
         reason = f"the grader could not grade it ({type(error).__name__}: {str(error)[:200]})"
@@ -100,10 +101,11 @@ def _library(reference):
 
 def _warn_old_handouts(outcomes, reference, notes):
     """Warn, per submission, when its handout was made from another version of its chapter
-    (coursework.authoring.handout.check_handout_version): the grade stands, the instructor knows."""
+    (coursework.authoring.version.check_handout_version): the grade stands, the instructor knows."""
     import nbformat
 
-    from ..authoring.handout import check_handout_version, recorded_entry
+    from ..authoring.handout import recorded_entry
+    from ..authoring.version import check_handout_version
     from ..authoring.student import make_student_notebook
 
     versions = {}  # the current handout's version of each chapter, made once
@@ -215,7 +217,8 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             for path, (verdict, chapter, ran, places, seconds) in zip(paths, pool.map(work, enumerate(paths))):
                 name = shown_name(path.relative_to(base) if path != base else path.name)
-                who = (student or shown_name(Path(path).resolve().parent.name)) if single else student_of(path, base)
+                who = (student or shown_name(Path(path).resolve().parent.name)) if single or (
+                    path.parent == base and path.name in references) else student_of(path, base)
                 outcomes.append(Outcome(path, name, who, verdict, seconds, chapter, ran, places))
                 used |= {chapter} - {None}
                 print(summary_line(name, verdict), file=stream, flush=True)

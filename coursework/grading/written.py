@@ -17,7 +17,7 @@ and one per written part of a code exercise that declares one
 derivation's label, or ``LABEL-written``: the written part's own gradebook
 column, apart from the points of the exercise's checks) for the instructor to
 fill; ``python -m coursework hand-points`` adds it to the gradebook
-(:func:`coursework.grading.gradebook.add_hand_points`).
+(:func:`coursework.grading.hand.add_hand_points`).
 """
 
 import csv

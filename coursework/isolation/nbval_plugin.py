@@ -24,13 +24,16 @@ import pytest
 import zmq
 from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.manager import KernelManager
-from nbval.plugin import NbCellError
+from nbval.plugin import IPyNbCell, NbCellError
 
 from .kernel_launcher import KERNEL_NAME, kernel_argv
 from .processes import kill_descendants
 
 __all__ = ["GraderPlugin", "peak_memory_kb", "output_text"]
 
+# the mime type of a hidden check's note (coursework.grading.in_kernel.NOTE_MIME: isolation imports
+# nothing of grading, so it is written here too)
+NOTE_MIME = "application/vnd.kpca-grader.note+json"
 # after the output connection drops, how long the kernel has to show it died (a dead kernel
 # drops it too) before the drop counts as a message over the cap; the watcher keeps counting
 _DROP_GRACE = 1.0
@@ -162,6 +165,16 @@ class GraderPlugin:
 
     def pytest_configure(self, config):
         nbval.kernel.start_new_kernel = self._start_kernel
+        compare = IPyNbCell.compare_outputs
+        if not getattr(compare, "drops_grader_notes", False):
+            def compare_without_notes(cell, test, ref, skip_compare=None):
+                # a hidden check's note on what the student's code printed or warned is not compared
+                cell.grader_notes = [o["data"][NOTE_MIME] for o in test if NOTE_MIME in (o.get("data") or {})]
+                kept = [o for o in test if NOTE_MIME not in (o.get("data") or {})]
+                return compare(cell, kept, ref, skip_compare)
+
+            compare_without_notes.drops_grader_notes = True
+            IPyNbCell.compare_outputs = compare_without_notes
 
     # -- the notebook file -------------------------------------------------------
 
@@ -204,6 +217,7 @@ class GraderPlugin:
             # what a compared cell printed: the grader tells "extra output" from a wrong one, and shows
             # a visible check's output to the student when no hidden check has run before it
             "actual": output_text(getattr(item, "test_outputs", None)) if checked else None,
+            "notes": [note for note in getattr(item, "grader_notes", [])[:5] if isinstance(note, dict)],
         })
 
 

@@ -1,0 +1,98 @@
+"""``python -m coursework private-reference``: the private reference of a graded course, in one command.
+
+The chapters are public, hidden checks included: their inputs and expected
+outputs are in the repository. A graded course grades against a private copy
+whose hidden checks draw other inputs: this command
+
+1. copies every chapter with exercises from ``source`` into ``destination``
+   (created readable by you alone, ``0o700``);
+2. adds the course's secret offset to the seed of every ``default_rng(SEED)``
+   of the hidden checks (the offset is drawn once, with :mod:`secrets`, and
+   kept in ``destination/.secret-offset``, readable by you alone, so that the
+   copy can be made again with the same inputs);
+3. executes each copy (its hidden checks print their new expected outputs),
+   with the chapters' folder as working folder;
+4. runs ``check --strict`` on the copy: exit status 1 if a graded exercise has
+   no hidden check, or a hidden check has fixed inputs (which no seed changes).
+
+The student notebooks stay those made from the public chapters: hidden checks
+are not in them, and the handout's version ignores them.
+"""
+
+import re
+import secrets
+import stat
+import time
+from pathlib import Path
+
+import nbformat
+
+from .check import SEEDED, check
+from .exercises import has_exercises
+from .student import notebooks_in
+
+__all__ = ["make_private_reference", "SECRET_FILE"]
+
+SECRET_FILE = ".secret-offset"
+
+
+def _secret(destination):
+    path = Path(destination) / SECRET_FILE
+    if path.is_file():
+        text = path.read_text().strip()
+        if not text.isdigit() or int(text) < 1:
+            raise ValueError(f"{path} must hold the course's secret offset, a whole number >= 1, got {text!r}")
+        return int(text)
+    offset = secrets.randbelow(10**6) + 1
+    path.write_text(f"{offset}\n")
+    path.chmod(stat.S_IRUSR | stat.S_IWUSR)
+    return offset
+
+
+def _reseed(nb, offset, execute):
+    """Add ``offset`` to every ``default_rng(SEED)`` of the hidden checks; (seeds changed, checks, checks changed).
+
+    Without ``execute``, a re-seeded check's outputs (the public seed's) are removed: ``check`` then says it
+    prints nothing until the copy is executed, rather than grading against the public expected output.
+    """
+    seeds, checks, changed = 0, 0, 0
+    for cell in nb.cells:
+        if cell.cell_type == "code" and "hidden-check" in cell.metadata.get("tags", []):
+            checks += 1
+            cell.source, n = re.subn(r"default_rng\(\s*(\d+)\s*\)",
+                                     lambda seed: f"default_rng({int(seed[1]) + offset})", cell.source)
+            seeds, changed = seeds + n, changed + bool(n and SEEDED.search(cell.source))
+            if n and not execute:
+                cell.outputs, cell.execution_count = [], None
+    return seeds, checks, changed
+
+
+def make_private_reference(source, destination, stream, execute=True, timeout=900):
+    """Make the private reference (see the module docstring); return ``check --strict``'s exit status."""
+    from nbclient import NotebookClient
+
+    source, destination = Path(source), Path(destination)
+    root = source if source.is_dir() else source.parent
+    if destination.resolve() == root.resolve():
+        raise ValueError(f"destination must not be the chapters' folder, got {destination}")
+    destination.mkdir(parents=True, exist_ok=True)
+    destination.chmod(stat.S_IRWXU)
+    offset = _secret(destination)
+    for path in notebooks_in(source, "source"):
+        nb = nbformat.read(path, as_version=4)
+        if not has_exercises(nb):
+            continue
+        seeds, checks, changed = _reseed(nb, offset, execute)
+        target = destination / path.name
+        if target.resolve() == path.resolve():
+            raise ValueError(f"destination would overwrite the chapter {path}")
+        started = time.monotonic()
+        if execute:
+            NotebookClient(nb, timeout=timeout, resources={"metadata": {"path": str(path.parent)}}).execute()
+        nbformat.write(nb, target)
+        ran = (f"; executed in {time.monotonic() - started:.0f} s" if execute else
+               "; NOT executed: execute it (jupyter nbconvert --to notebook --execute --inplace) before grading")
+        print(f"{target}: {changed} of {checks} hidden checks re-seeded ({seeds} seeds){ran}", file=stream)
+    print(f"secret offset: {destination / SECRET_FILE} (keep it private; it makes the same copy again)",
+          file=stream)
+    return check(destination, stream, strict=True)

@@ -1,0 +1,126 @@
+"""Points given by hand: added to the gradebook, with their comments sent to the student's feedback.
+
+``hand-points GRADEBOOK HAND`` reads a CSV ``student,exercise,points[,comment]``
+(as ``written`` makes it) and:
+
+* sets each named cell, at most the exercise's points possible, and recomputes
+  the total; a column the checks filled (a code exercise's) is refused unless
+  ``--override-autograded`` is given, and an overridden value is kept by later
+  re-grades (:func:`coursework.grading.gradebook.merge`), which say so;
+* keeps each comment, and writes the points and comments into the section
+  "Marked by hand" of the student's feedback file (when the row has one);
+* remembers which answer was marked (a hash of its text, taken when the
+  notebook was graded), so that a re-grade of a resubmission whose answer
+  changed flags the hand points as given to an earlier answer.
+"""
+
+import json
+from pathlib import Path
+
+from ..authoring.points import written_part_key
+from .gradebook import _format, _number, _read_csv, read_gradebook, row_record, total, write_gradebook
+
+__all__ = ["add_hand_points", "hand_section", "HAND_HEADING", "write_hand_section"]
+
+HAND_HEADING = "## Marked by hand"
+
+
+def hand_section(row, columns):
+    """The "Marked by hand" lines of a row's feedback (empty if nothing was given by hand)."""
+    record = row_record(row)
+    titles, comments = record.get("titles", {}), record.get("comments", {})
+    hand = [label for label, (_, chapter) in columns.items()
+            if chapter == row["chapter"] and label not in record.get("checked", ()) and row.get(label, "") != ""]
+    hand += [label for label in record.get("overridden", {}) if label not in hand]
+    if not hand:
+        return []
+    lines = [HAND_HEADING, ""]
+    for label in hand:
+        most = columns.get(label, (None, None))[0]
+        of = f" of {_format(most)}" if most is not None else ""
+        comment = comments.get(label, "").strip()
+        lines.append(f"- {titles.get(label, label)}: {row[label]}{of} points." + (f" {comment}" if comment else ""))
+    return lines + [""]
+
+
+def write_hand_section(path, row, columns):
+    """Replace the "Marked by hand" section of a feedback file (it goes last)."""
+    path = Path(path)
+    if not path.is_file():
+        return
+    text = path.read_text(encoding="utf-8")
+    text = text.split("\n" + HAND_HEADING + "\n")[0].rstrip("\n") + "\n"
+    section = hand_section(row, columns)
+    path.write_text(text + ("\n" + "\n".join(section).rstrip("\n") + "\n" if section else ""), encoding="utf-8")
+
+
+def _problem(entry, label, targets, columns, value, override):
+    most = columns.get(label, (None, None))[0]
+    if label not in columns:
+        return f"no exercise {label!r} in the gradebook"
+    if written_part_key(label) in columns:  # the column its checks fill: never overwritten by hand
+        return (f"{label!r} holds the points its checks earned; the points of its written part go in "
+                f"{written_part_key(label)!r}")
+    if not targets:
+        return f"no student {entry.get('student')!r} with exercise {label!r} in the gradebook"
+    if value is None or value < 0 or (most is not None and value > most):
+        return f"points must be a number from 0 to {_format(most)}, got {entry.get('points')!r}"
+    if not override and any(label in row_record(row).get("checked", ()) for row in targets):
+        return (f"{label!r} holds the points its checks earned ({targets[0].get(label) or 0}): give "
+                "--override-autograded to replace them by hand")
+    return None
+
+
+def add_hand_points(gradebook, hand, override=False):
+    """Add the points an instructor gave by hand (a CSV ``student,exercise,points[,comment]``) to a gradebook.
+
+    Parameters
+    ----------
+    gradebook, hand : str or Path
+    override : bool, default=False
+        Allow replacing what a code exercise's checks earned (``--override-autograded``).
+
+    Returns
+    -------
+    int
+        The number of cells set.
+
+    Raises
+    ------
+    ValueError
+        If a row names an unknown student or exercise, the checks' column of an
+        exercise (without ``override``), or points that are not a number between
+        0 and the exercise's points possible; nothing is written then.
+    """
+    rows, columns = read_gradebook(gradebook)
+    if not rows:
+        raise ValueError(f"gradebook {gradebook} does not exist or is empty: grade the notebooks first")
+    problems, count, changed = [], 0, []
+    for number, entry in enumerate(_read_csv(hand, "hand points"), start=2):
+        student, label = (entry.get("student") or "").strip(), (entry.get("exercise") or "").strip()
+        if not (entry.get("points") or "").strip():
+            continue  # not graded yet
+        chapter = columns.get(label, (None, None))[1]
+        targets = [row for row in rows if row["student"] == student and row["chapter"] == chapter]
+        value = _number(entry.get("points"))
+        problem = _problem(entry, label, targets, columns, value, override)
+        if problem:
+            problems.append(f"line {number}: {problem}")
+            continue
+        for row in targets:
+            record = row_record(row)
+            if label in record.get("checked", ()):
+                record.setdefault("overridden", {})[label] = _format(value)
+            record.setdefault("comments", {})[label] = (entry.get("comment") or "").strip()[:1000]
+            record.setdefault("marked", {})[label] = record.get("answers", {}).get(label, "")
+            row[label], row["record"] = _format(value), json.dumps(record, sort_keys=True)
+            total(row, columns)
+            changed.append(row)
+        count += 1
+    if problems:
+        raise ValueError(f"hand points {hand}: " + "; ".join(problems))
+    write_gradebook(gradebook, rows, columns)
+    for row in changed:
+        if row_record(row).get("feedback"):
+            write_hand_section(row_record(row)["feedback"], row, columns)
+    return count
