@@ -27,7 +27,6 @@ In the book's notation lam is the weight of the l1 term, not an eigenvalue.
 """
 
 import warnings
-from dataclasses import dataclass
 
 import numpy as np
 from scipy.linalg import qr, svd
@@ -35,11 +34,14 @@ from scipy.sparse.linalg import ArpackNoConvergence, svds
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_array
 
+from ._robust_pca_result import RobustPCAResult
 from ._threads import one_blas_thread
 from ._validation import check_int, check_real
 from .proximal import soft_threshold
 
 __all__ = ["RobustPCAResult", "robust_pca"]
+
+RobustPCAResult.__module__ = __name__  # documented, and pickled, as part of this module
 
 _SVD_METHODS = ("auto", "full", "partial")
 # columns beyond the rank in the block of the partial SVD
@@ -50,58 +52,6 @@ _PARTIAL_MIN_SIZE = 100
 _PARTIAL_WIDTH_DIVISOR = 8
 # the penalty shrinks when the dual residual exceeds this multiple of the primal one
 _BALANCE = 10.0
-
-
-@dataclass
-class RobustPCAResult:
-    """What :func:`robust_pca` returns.
-
-    Attributes
-    ----------
-    L : ndarray of shape (n1, n2)
-        The low-rank part.
-    S : ndarray of shape (n1, n2)
-        The sparse part.
-    n_iter : int
-        Number of sweeps taken.
-    converged : bool
-        Whether both residuals fell to ``tol`` within ``max_iter`` sweeps.
-    residual_history : ndarray of shape (n_iter,)
-        The relative primal residual ``||M - L - S||_F / ||M||_F`` after
-        each sweep.
-    rank : int
-        The rank of ``L`` (number of singular values kept by the last
-        thresholding).
-    lam : float
-        The weight of the l1 term that was used.
-    dual_residual_history : ndarray of shape (n_iter,)
-        The relative dual residual ``mu_k ||S_k - S_{k-1}||_F / ||M||_F``
-        after each sweep (the L-step's optimality condition misses by it).
-    objective : float
-        ``||L||_* + lam ||S||_1`` at the returned point.
-    lower_bound : float
-        A lower bound on the optimal value of the programme, by weak
-        duality: ``<Y, M>`` for the last multiplier ``Y`` scaled to be
-        dual feasible (``||Y||_2 <= 1``, ``|Y_ij| <= lam``). The
-        feasible point ``(L, M - L)`` is within
-        ``||L||_* + lam ||M - L||_1 - lower_bound`` of the minimum.
-
-    Notes
-    -----
-    ``residual_history[-1]`` and ``dual_residual_history[-1]`` are the
-    final primal and dual residuals.
-    """
-
-    L: np.ndarray
-    S: np.ndarray
-    n_iter: int
-    converged: bool
-    residual_history: np.ndarray
-    rank: int
-    lam: float
-    dual_residual_history: np.ndarray
-    objective: float
-    lower_bound: float
 
 
 def _partial_svt(A, tau, V, rng=None, rtol=1e-10, max_steps=8):
