@@ -219,7 +219,7 @@
       this.draw.plane(this.plane, view);
       this.draw.rho(this.rhoPanel, view);
       this.draw.steps(this.stepPanel, view);
-      this.draw.numbers(this.numbers, view);
+      this.draw.numbers(this.numbers, Object.assign(view, { pending: this.heavyPending }));
     }
 
     /** A drawing at the next animation frame, at most one per frame. */
@@ -314,8 +314,8 @@
       this.timer.start(control);
       this.numbers.setAttribute("aria-busy", "true");
       this.heavyPending = true;
-      const status = this.numbers.querySelector(".kpca-lab-status");
-      if (status) status.textContent = "computing the kernel and its eigenpairs …";
+      // the old setting's numbers go at once: placeholders until the new ones are final
+      if (this.current.entry) this.draw.numbers(this.numbers, Object.assign(this.view(), { pending: true }));
       requestAnimationFrame(() => setTimeout(() => {
         this.heavyPending = false;
         this.startRun(0); // the kernel, its eigenpairs and the gamma weights; the iterations follow

@@ -159,6 +159,8 @@
       classSelect.input.disabled = !own;
       clear.disabled = !own;
       classSelect.row.style.display = own ? "" : "none";
+      // drawing your own points: a finger on the plane adds or drags a point, it does not scroll the page
+      plane.canvas.style.touchAction = own ? "none" : "";
       clear.style.display = own ? "" : "none";
       hint.textContent = own
         ? "Click the plane to add a point of the chosen class (every second one of a class is held out), drag a point "
