@@ -192,12 +192,12 @@ KERNEL_POINTS_SEEN = """async ([sigma]) => {
   probe.fillStyle = window.kpcaLabCore.COLORS.kernel;
   probe.fillRect(0, 0, 1, 1);
   const red = probe.getImageData(0, 0, 1, 1).data;
-  const tracked = new Set(state.trajectory_points);
+  // the tracked points' pre-images are drawn as their trajectories' end discs, on top
+  const ends = state.trajectory_points.map((a) => [axes.x(state.Z_kernel[2 * a]), axes.y(state.Z_kernel[2 * a + 1])]);
   let seen = 0, count = 0;
   for (let a = 0; a < state.Z_kernel.length / 2; a++) {
-    if (tracked.has(a)) continue;
     const x = axes.x(state.Z_kernel[2 * a]), y = axes.y(state.Z_kernel[2 * a + 1]);
-    if (!axes.contains(x, y)) continue;
+    if (!axes.contains(x, y) || ends.some(([ex, ey]) => Math.hypot(x - ex, y - ey) < 5)) continue;
     const pixel = ctx.getImageData(Math.round(x * plane.ratio), Math.round(y * plane.ratio), 1, 1).data;
     count++;
     if (Math.abs(pixel[0] - red[0]) + Math.abs(pixel[1] - red[1]) + Math.abs(pixel[2] - red[2]) < 60) seen++;
@@ -212,7 +212,7 @@ def test_the_kernel_pca_preimages_are_not_hidden_by_the_kwok_tsang_rings(url, br
     page = open_labs(context, url + DENOISING_PAGE)
     for sigma in (0.1, 0.2):
         result = page.evaluate(KERNEL_POINTS_SEEN, [sigma])
-        assert result["kwokTsang"] and result["count"] > 300, result
+        assert result["kwokTsang"] and result["count"] > 150, result
         # trajectories (thin lines) may cross a few discs: nearly all stay visible
         assert result["seen"] >= 0.95 * result["count"], (sigma, result)
     context.close()
