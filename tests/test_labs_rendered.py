@@ -362,3 +362,57 @@ def test_on_a_phone_drawing_on_a_plot_does_not_scroll_the_page(url, browser):
     assert touch_drag(page, plane) == 0
     page.close()
     context.close()
+
+
+# ---------------------------------------------------------------- drags that keep up (chapter 4's width)
+# chapter 4's fit and map, wrapped: whether one ran inside the slider's input event, and whether a
+# map was computed in the same task as a fit (a frame then waits for both: the 200 ms stalls of a drag)
+WATCH_WORK = """() => {
+  const M = window.kpcaKernelPCALab, log = window.kpcaWork = { inInput: 0, fitThenMap: 0, fits: 0, maps: 0 };
+  let inInput = false, fitInThisTask = false;
+  window.addEventListener('input', () => { inInput = true; }, true);
+  window.addEventListener('input', () => { inInput = false; }, false);
+  const fit = M.fit, projectGrid = M.projectGrid;
+  M.fit = function () {
+    log.fits++;
+    if (inInput) log.inInput++;
+    const out = fit.apply(this, arguments);
+    fitInThisTask = true;
+    queueMicrotask(() => { fitInThisTask = false; }); // runs once this task's script is done
+    return out;
+  };
+  M.projectGrid = function () {
+    log.maps++;
+    if (inInput) log.inInput++;
+    if (fitInThisTask) log.fitThenMap++;
+    return projectGrid.apply(this, arguments);
+  };
+}"""
+
+
+def test_chapter4_width_drag_fits_outside_the_input_event_and_maps_in_a_task_of_its_own(url, browser):
+    context = new_context(browser, DESKTOP)
+    page = open_labs(context, url + KERNEL_PCA_PAGE)
+    index = page.evaluate("() => window.kpcaLabs.findIndex((l) => l.kind === 'kernel-pca')")
+    lab = page.locator(f".kpca-lab[data-lab-index='{index}']")
+    slider = lab.get_by_label("kernel width c", exact=True)
+    page.evaluate(WATCH_WORK)
+    slider.scroll_into_view_if_needed()
+    box = slider.bounding_box()
+    y = box["y"] + box["height"] / 2
+    page.mouse.move(box["x"] + box["width"] - 8, y)
+    page.mouse.down()
+    for step in range(1, 21):  # a drag towards small widths
+        page.mouse.move(box["x"] + box["width"] - 8 - step * (box["width"] - 16) / 20, y)
+        page.wait_for_timeout(25)
+    page.mouse.up()
+    page.evaluate(f"async () => {{ await window.kpcaLabs[{index}].whenIdle(); }}")
+    page.evaluate(TWO_FRAMES)
+    work = page.evaluate("() => window.kpcaWork")
+    state = page.evaluate(f"() => window.kpcaLabs[{index}].state")
+    context.close()
+    assert work["fits"] >= 1 and work["maps"] >= 1, work
+    assert work["inInput"] == 0, work
+    assert work["fitThenMap"] == 0, work
+    # what the lab shows at the end is the last setting's, map included
+    assert len(state["grid_values"]) == len(state["grid_x"]) * len(state["grid_y"]) * state["n_fitted"]
