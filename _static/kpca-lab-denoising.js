@@ -238,7 +238,7 @@
     }
 
     work() {
-      const { fitted, entry } = this.current, deadline = this.clock.deadline(8);
+      const { fitted, entry } = this.current, deadline = this.clock.deadline(14); // the clock ends it before the next frame is due
       if (deadline === null) return this.clock.afterFrame(() => this.channel.port2.postMessage(null));
       const pending = this.clock.run(deadline, () => this.model.stepPending(fitted, entry));
       this.requestDraw(); // the side panels follow the iterations beyond the slider's too
