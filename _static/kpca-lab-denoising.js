@@ -34,6 +34,7 @@
       this.idleWaiters = [];
       this.pumping = false;
       this.heavyPending = true;
+      this.fitJob = null; // a new kernel's fit, in slices (heavyMove)
       this.drawRequested = false;
       // the iterations of a new run are computed in tasks of up to 8 ms one
       // after another (a MessageChannel has no minimum delay, unlike
@@ -240,6 +241,21 @@
     work() {
       const { fitted, entry } = this.current, deadline = this.clock.deadline(14); // the clock ends it before the next frame is due
       if (deadline === null) return this.clock.afterFrame(() => this.channel.port2.postMessage(null));
+      if (this.fitJob) {
+        // a new kernel and its eigenpairs, a Lanczos step or a slice of the kernel at a time
+        const job = this.fitJob;
+        let done = false;
+        this.clock.run(deadline, () => !(done = job.next().done));
+        if (done && job === this.fitJob) {
+          this.fitJob = null;
+          this.heavyPending = false;
+          this.pumping = false;
+          this.startRun(0); // cached now: the gamma weights and the first drawing; the rest follows
+        } else {
+          this.channel.port2.postMessage(null);
+        }
+        return;
+      }
       const pending = this.clock.run(deadline, () => this.model.stepPending(fitted, entry));
       this.requestDraw(); // the side panels follow the iterations beyond the slider's too
       if (!pending) {
@@ -303,6 +319,7 @@
     }
 
     componentsMove() {
+      if (this.heavyPending) return; // a new kernel is on its way: its first run takes this q
       this.timer.start("q");
       // the gamma weights (a few ms) and the iterations that fit in 2 ms, drawn at once; the
       // rest follow in tasks, drawn at every frame (a q move answers within two frames)
@@ -316,10 +333,10 @@
       this.heavyPending = true;
       // the old setting's numbers go at once: placeholders until the new ones are final
       if (this.current.entry) this.draw.numbers(this.numbers, Object.assign(this.view(), { pending: true }));
-      requestAnimationFrame(() => setTimeout(() => {
-        this.heavyPending = false;
-        this.startRun(0); // the kernel, its eigenpairs and the gamma weights; the iterations follow
-      }, 0));
+      // the kernel and its eigenpairs in tasks of a few ms (no frame waits for the whole fit: a
+      // drag of sigma or c keeps painting), from the frame that shows the new values on
+      this.fitJob = this.model.fitSteps(this.settings.sigma, this.settings.c);
+      this.pumpAfterPaint();
     }
 
     reset() {
@@ -340,6 +357,8 @@
 
     /** Set any of sigma, c, n_components, n_iter, width_rule; resolves when computed. */
     set(changes) {
+      this.fitJob = null; // computed at once below
+      this.heavyPending = false;
       const s = Object.assign(this.settings, changes);
       if (s.width_rule) s.c = this.model.ruleWidth(s.sigma);
       this.syncControls();
