@@ -416,3 +416,39 @@ def test_chapter4_width_drag_fits_outside_the_input_event_and_maps_in_a_task_of_
     assert work["fitThenMap"] == 0, work
     # what the lab shows at the end is the last setting's, map included
     assert len(state["grid_values"]) == len(state["grid_x"]) * len(state["grid_y"]) * state["n_fitted"]
+
+
+# ---------------------------------------------------------------- chapter 5: a new kernel in slices
+# chapter 5's model.fit wrapped: a call that computes a new kernel and its eigenpairs whole (one
+# task of 100-250 ms of CPU on the toy's 1,100 points: the stalls of a sigma or c drag)
+WATCH_FITS = """() => {
+  const lab = window.kpcaLabs.find((l) => l.kind === 'denoising'), model = lab.model, fit = model.fit;
+  const log = window.kpcaFits = { whole: 0, calls: 0 };
+  model.fit = function (sigma, c) {
+    log.calls++;
+    if (!model.hasFit(sigma, c)) log.whole++;
+    return fit.apply(this, arguments);
+  };
+}"""
+
+
+@pytest.mark.parametrize("slider, toggle", [("noise σ", False), ("kernel width c", True)], ids=["sigma", "c"])
+def test_chapter5_lab_fits_a_new_kernel_in_slices(url, browser, slider, toggle):
+    context = new_context(browser, DESKTOP)
+    page = open_labs(context, url + DENOISING_PAGE)
+    lab = page.locator(".kpca-lab[data-kind=denoising]")
+    if toggle:  # the width rule off, so that c can move
+        lab.get_by_label("c = 2dσ² (the width rule, d = 2)").click()
+        page.evaluate("async () => { await window.kpcaLabs.find((l) => l.kind === 'denoising').whenIdle(); }")
+    page.evaluate(WATCH_FITS)
+    control = lab.get_by_label(slider, exact=True)
+    control.focus()
+    for key in ("ArrowRight", "ArrowRight"):
+        page.keyboard.press(key)
+        page.evaluate("async () => { await window.kpcaLabs.find((l) => l.kind === 'denoising').whenIdle(); }")
+    fits = page.evaluate("() => window.kpcaFits")
+    state = page.evaluate("() => { const s = window.kpcaLabs.find((l) => l.kind === 'denoising').state; "
+                          "return { sigma: s.sigma, c: s.c, finished: s.iterations_computed >= s.n_iter || s.finished }; }")
+    context.close()
+    assert fits["calls"] >= 2 and fits["whole"] == 0, fits
+    assert state["finished"], state
