@@ -292,7 +292,8 @@
       this.numbers.setAttribute("aria-busy", "true"); // until settleIfDone()
       if (timer.current) {
         // whether this move needs a new kernel and eigenpairs, or a new run, or neither (cached)
-        timer.current.newFit = !model.hasFit(settings.sigma, settings.c);
+        // (a sigma or c move noted it before its fit's slices: heavyMove)
+        if (!("newFit" in timer.current)) timer.current.newFit = !model.hasFit(settings.sigma, settings.c);
         timer.current.newRun = !model.hasRun(settings.sigma, settings.c, settings.n_components);
       }
       this.prepare();
@@ -335,6 +336,7 @@
       if (this.current.entry) this.draw.numbers(this.numbers, Object.assign(this.view(), { pending: true }));
       // the kernel and its eigenpairs in tasks of a few ms (no frame waits for the whole fit: a
       // drag of sigma or c keeps painting), from the frame that shows the new values on
+      this.timer.current.newFit = !this.model.hasFit(this.settings.sigma, this.settings.c);
       this.fitJob = this.model.fitSteps(this.settings.sigma, this.settings.c);
       this.pumpAfterPaint();
     }
