@@ -84,7 +84,7 @@ def open_labs(context, address):
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(address, wait_until="load")
+    page.goto(address, wait_until="load", timeout=120_000)  # a loaded machine: MathJax and the labs take a while
     page.wait_for_function("() => window.kpcaLabs && window.kpcaLabs.length === "
                            "document.querySelectorAll('.kpca-lab[data-kind]').length", timeout=60_000)
     page.evaluate("async () => { for (const lab of window.kpcaLabs) if (lab.whenIdle) await lab.whenIdle(); }")
