@@ -239,7 +239,7 @@
     }
 
     work() {
-      const { fitted, entry } = this.current, deadline = this.clock.deadline(14); // the clock ends it before the next frame is due
+      const { fitted, entry } = this.current, deadline = this.clock.deadline(8);
       if (deadline === null) return this.clock.afterFrame(() => this.channel.port2.postMessage(null));
       if (this.fitJob) {
         // a new kernel and its eigenpairs, a Lanczos step or a slice of the kernel at a time
