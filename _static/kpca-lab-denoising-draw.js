@@ -112,8 +112,10 @@
     axes.clip((ctx) => {
       if (fitted.data.Zlinear) C.discs(ctx, ...pixels(axes, fitted.data.Zlinear, model.nTest), model.nTest, 2.3, C.COLORS.linear);
       C.discs(ctx, ...pixels(axes, fitted.meanShift.at(settings.n_iter), model.nTest), model.nTest, 1.8, MEAN_SHIFT_COLOUR);
-      C.discs(ctx, ...pixels(axes, entry.run.at(settings.n_iter), model.nTest), model.nTest, 2.3, C.COLORS.kernel);
+      // the Kwok–Tsang rings under the kernel PCA pre-images (the chapter's result stays in sight):
+      // a ring is larger than a disc, so it still shows around the disc it shares a place with
       if (entry.kwokTsang) rings(ctx, ...pixels(axes, entry.kwokTsang.Z, model.nTest), model.nTest, 3.2, kwokTsangColour());
+      C.discs(ctx, ...pixels(axes, entry.run.at(settings.n_iter), model.nTest), model.nTest, 2.3, C.COLORS.kernel);
       drawTrajectories(ctx, axes, view);
       if (view.cursor) drawCursor(ctx, axes, view.cursor);
     });
@@ -237,34 +239,44 @@
   // four significant digits: the baselines' MSEs span 1e-4 (mean shift at low noise) to 0.6 (the mean)
   const f4v = (v) => (v >= 0.01 ? v.toFixed(4) : v.toPrecision(3));
 
+  /**
+   * The numbers beside the plane. A number is shown only once it is final for the setting
+   * shown: a row not yet computed (view.pending: a new kernel on its way; the iterations of a
+   * run; the baselines, Kwok–Tsang and mean shift that follow) shows a dimmed placeholder,
+   * never the old setting's value or a run's partial one (the noisy points' error at t = 0).
+   */
   function drawNumbers(element, view) {
     const C = core(), N = window.kpcaNumerics, el = C.el;
     const { model, fitted, entry, settings } = view, run = entry.run, t = settings.n_iter, data = fitted.data;
-    const nTest = model.nTest, q = entry.q, converged = run.convergedWithin(t);
-    const mseKernel = N.meanSquaredDistance(run.at(t), data.clean, nTest, model.d);
-    const lost = run.restarts.reduce((s, r) => s + (r > 0 ? 1 : 0), 0);
-    const b = data.baselines, meanShift = fitted.meanShift;
-    const mseMeanShift = meanShift.t >= t || meanShift.finished
-      ? f4v(N.meanSquaredDistance(meanShift.at(t), data.clean, nTest, model.d)) : "computing …";
-    const f4 = f4v, kt = entry.kwokTsang, waiting = "computing …";
-    // the baselines of a new sigma come in the first task after the first drawing
-    const baseline = (name) => (b ? f4(b.mse[name]) : waiting), chosen = (key) => (b ? b[key] : "…");
+    const nTest = model.nTest, q = entry.q, pending = !!view.pending;
+    const runDone = !pending && (run.t >= t || run.finished), converged = run.convergedWithin(t);
+    const b = pending ? null : data.baselines, meanShift = fitted.meanShift;
+    const meanShiftDone = !pending && (meanShift.t >= t || meanShift.finished);
+    const kt = pending ? null : entry.kwokTsang;
+    const WAIT = null; // a value not computed yet for this setting
+    const f4 = f4v;
+    const baseline = (name) => (b ? f4(b.mse[name]) : WAIT), chosen = (key) => (b ? b[key] : "…");
     const subscript = (k) => String(k).replace(/[0-9]/g, (digit) => "₀₁₂₃₄₅₆₇₈₉"[digit]);
-    const mu = Array.from(fitted.fit.eigenvalues.slice(0, q), (v) => C.formatNumber(v, 4)).join(", ");
-    const row = (label, value, cls) => el("tr", cls ? { class: cls } : {}, el("td", { text: label }), el("td", { text: value }));
+    const value = (text) => (text === WAIT
+      ? el("td", { class: "kpca-lab-pending", text: "computing …" }) : el("td", { text }));
+    const row = (label, text, cls) => el("tr", cls ? { class: cls } : {}, el("td", { text: label }), value(text));
     const lines = [
       el("table", { class: "kpca-lab-table" },
         el("caption", { text: "MSE to the true centres (" + nTest + " test points)" }),
         el("tbody", {},
-          row("noisy points", f4(data.mseNoisy)),
+          row("noisy points", pending ? WAIT : f4(data.mseNoisy)),
           row("training mean", baseline("mean")),
           row("nearest training point", baseline("nearest")),
           row("kNN average (held-out k = " + chosen("k") + ")", baseline("knn")),
           row("linear PCA (held-out q = " + chosen("linearQ") + ")", baseline("linear")),
-          row("mean shift (γ = 1/n, same c, " + t + " it.)", mseMeanShift),
-          row("Kwok–Tsang (q = " + q + ", " + model.kwokTsangNeighbors + " neighbours)", kt ? f4(kt.mse) : "computing …"),
-          row("kernel PCA (q = " + q + ")", f4(mseKernel), "kpca-lab-kernel"))),
-      el("div", { text: "converged: " + converged + " of " + nTest + " (" + (converged / nTest).toFixed(3) + ") within " + t + " iterations" }),
+          row("mean shift (γ = 1/n, same c, " + t + " it.)",
+            meanShiftDone ? f4(N.meanSquaredDistance(meanShift.at(t), data.clean, nTest, model.d)) : WAIT),
+          row("Kwok–Tsang (q = " + q + ", " + model.kwokTsangNeighbors + " neighbours)", kt ? f4(kt.mse) : WAIT),
+          row("kernel PCA (q = " + q + ")",
+            runDone ? f4(N.meanSquaredDistance(run.at(t), data.clean, nTest, model.d)) : WAIT, "kpca-lab-kernel"))),
+      runDone
+        ? el("div", { text: "converged: " + converged + " of " + nTest + " (" + (converged / nTest).toFixed(3) + ") within " + t + " iterations" })
+        : el("div", { class: "kpca-lab-pending", text: "converged: computing …" }),
     ];
     if (kt && kt.tooFar) {
       lines.push(el("div", { text: "Kwok–Tsang: " + kt.tooFar + " projections too far from a neighbour's image (d̃² ≥ 2)" }));
@@ -275,14 +287,18 @@
     if (kt && kt.far) {
       lines.push(el("div", { text: "Kwok–Tsang: " + kt.far + " pre-images farther from their neighbours than these are from each other" }));
     }
-    if (lost) lines.push(el("div", { text: lost + " restarted after a vanishing denominator" }));
-    if (q < settings.n_components) lines.push(el("div", { text: "only " + q + " components above round-off at this c" }));
-    lines.push(el("div", { class: "kpca-lab-small", text: "eigenvalues μ₁ … μ" + subscript(q) + " of the centred kernel: " + mu }));
+    const lost = run.restarts.reduce((s, r) => s + (r > 0 ? 1 : 0), 0);
+    if (runDone && lost) lines.push(el("div", { text: lost + " restarted after a vanishing denominator" }));
+    if (!pending) {
+      if (q < settings.n_components) lines.push(el("div", { text: "only " + q + " components above round-off at this c" }));
+      const mu = Array.from(fitted.fit.eigenvalues.slice(0, q), (v) => C.formatNumber(v, 4)).join(", ");
+      lines.push(el("div", { class: "kpca-lab-small", text: "eigenvalues μ₁ … μ" + subscript(q) + " of the centred kernel: " + mu }));
+    }
     lines.push(el("div", {
       class: "kpca-lab-small kpca-lab-status",
-      text: run.t < t && !run.finished
-        ? "computing: iteration " + run.t + " of " + t + " …"
-        : "eigenpairs: " + fitted.fit.lanczos.steps + " Lanczos steps; iterates kept up to t = " + run.t,
+      text: pending ? "computing the kernel and its eigenpairs …"
+        : !runDone ? "computing: iteration " + run.t + " of " + t + " …"
+          : "eigenpairs: " + fitted.fit.lanczos.steps + " Lanczos steps; iterates kept up to t = " + run.t,
     }));
     element.replaceChildren(...lines);
   }

@@ -117,10 +117,16 @@
 
     /** Kernel PCA of the training points and the projections of the test points. */
     fit(sigma, c) {
+      return window.kpcaNumerics.finish(this.fitSteps(sigma, c));
+    }
+
+    /** fit() as a generator that yields between slices of a few ms (kernelPCAFitSteps); returns the same. */
+    *fitSteps(sigma, c) {
       const key = sigma + "|" + c;
       if (this.fits.has(key)) return this.fits.get(key);
       const N = window.kpcaNumerics, data = this.toy(sigma);
-      const fit = N.kernelPCAFit(data.Xtrain, this.nTrain, this.d, c, this.maxComponents);
+      const fit = yield* N.kernelPCAFitSteps(data.Xtrain, this.nTrain, this.d, c, this.maxComponents);
+      yield "fitted";
       const Y = N.kernelPCAProject(fit, data.Xtest, this.nTest);
       const meanShift = N.meanShiftRun(data.Xtrain, this.nTrain, this.d, this.nTest, c, data.Xtest, {
         tol: this.payload.tol, maxRestarts: this.payload.max_restarts,

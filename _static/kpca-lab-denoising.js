@@ -34,6 +34,7 @@
       this.idleWaiters = [];
       this.pumping = false;
       this.heavyPending = true;
+      this.fitJob = null; // a new kernel's fit, in slices (heavyMove)
       this.drawRequested = false;
       // the iterations of a new run are computed in tasks of up to 8 ms one
       // after another (a MessageChannel has no minimum delay, unlike
@@ -219,7 +220,7 @@
       this.draw.plane(this.plane, view);
       this.draw.rho(this.rhoPanel, view);
       this.draw.steps(this.stepPanel, view);
-      this.draw.numbers(this.numbers, view);
+      this.draw.numbers(this.numbers, Object.assign(view, { pending: this.heavyPending }));
     }
 
     /** A drawing at the next animation frame, at most one per frame. */
@@ -240,6 +241,21 @@
     work() {
       const { fitted, entry } = this.current, deadline = this.clock.deadline(8);
       if (deadline === null) return this.clock.afterFrame(() => this.channel.port2.postMessage(null));
+      if (this.fitJob) {
+        // a new kernel and its eigenpairs, a Lanczos step or a slice of the kernel at a time
+        const job = this.fitJob;
+        let done = false;
+        this.clock.run(deadline, () => !(done = job.next().done));
+        if (done && job === this.fitJob) {
+          this.fitJob = null;
+          this.heavyPending = false;
+          this.pumping = false;
+          this.startRun(0); // cached now: the gamma weights and the first drawing; the rest follows
+        } else {
+          this.channel.port2.postMessage(null);
+        }
+        return;
+      }
       const pending = this.clock.run(deadline, () => this.model.stepPending(fitted, entry));
       this.requestDraw(); // the side panels follow the iterations beyond the slider's too
       if (!pending) {
@@ -276,7 +292,8 @@
       this.numbers.setAttribute("aria-busy", "true"); // until settleIfDone()
       if (timer.current) {
         // whether this move needs a new kernel and eigenpairs, or a new run, or neither (cached)
-        timer.current.newFit = !model.hasFit(settings.sigma, settings.c);
+        // (a sigma or c move noted it before its fit's slices: heavyMove)
+        if (!("newFit" in timer.current)) timer.current.newFit = !model.hasFit(settings.sigma, settings.c);
         timer.current.newRun = !model.hasRun(settings.sigma, settings.c, settings.n_components);
       }
       this.prepare();
@@ -303,6 +320,7 @@
     }
 
     componentsMove() {
+      if (this.heavyPending) return; // a new kernel is on its way: its first run takes this q
       this.timer.start("q");
       // the gamma weights (a few ms) and the iterations that fit in 2 ms, drawn at once; the
       // rest follow in tasks, drawn at every frame (a q move answers within two frames)
@@ -314,12 +332,13 @@
       this.timer.start(control);
       this.numbers.setAttribute("aria-busy", "true");
       this.heavyPending = true;
-      const status = this.numbers.querySelector(".kpca-lab-status");
-      if (status) status.textContent = "computing the kernel and its eigenpairs …";
-      requestAnimationFrame(() => setTimeout(() => {
-        this.heavyPending = false;
-        this.startRun(0); // the kernel, its eigenpairs and the gamma weights; the iterations follow
-      }, 0));
+      // the old setting's numbers go at once: placeholders until the new ones are final
+      if (this.current.entry) this.draw.numbers(this.numbers, Object.assign(this.view(), { pending: true }));
+      // the kernel and its eigenpairs in tasks of a few ms (no frame waits for the whole fit: a
+      // drag of sigma or c keeps painting), from the frame that shows the new values on
+      this.timer.current.newFit = !this.model.hasFit(this.settings.sigma, this.settings.c);
+      this.fitJob = this.model.fitSteps(this.settings.sigma, this.settings.c);
+      this.pumpAfterPaint();
     }
 
     reset() {
@@ -340,6 +359,8 @@
 
     /** Set any of sigma, c, n_components, n_iter, width_rule; resolves when computed. */
     set(changes) {
+      this.fitJob = null; // computed at once below
+      this.heavyPending = false;
       const s = Object.assign(this.settings, changes);
       if (s.width_rule) s.c = this.model.ruleWidth(s.sigma);
       this.syncControls();

@@ -107,10 +107,9 @@
       const left = 8, top = 26;
       ctx.imageSmoothingEnabled = false; // one square per entry, not a blur
       ctx.drawImage(bitmap, left, top, size, size);
-      ctx.font = C.TITLE_FONT;
       ctx.fillStyle = C.ink().strong;
       ctx.textBaseline = "bottom";
-      ctx.fillText("Gram matrix K (" + n + " × " + n + ")", left, top - 6);
+      C.fitTitle(ctx, "Gram matrix K (" + n + " × " + n + ")", left, top - 6, matrixPanel.width - left - 2);
       // colour bar
       const barLeft = left + size + 12, barWidth = 14;
       for (let p = 0; p < size; p++) {

@@ -189,19 +189,21 @@
       meanTerm[k] = dot(columnMeans, alpha, n);
       for (let i = 0; i < n; i++) sums[k] += alpha[i];
     }
-    const Y = new Float64Array(m * q), row = new Float64Array(n), acc = new Float64Array(q), alphas = model.alphas;
+    const Y = new Float64Array(m * q), row = new Float64Array(n);
     for (let a = 0; a < m; a++) {
       fill(a, row);
       let total = 0;
-      acc.fill(0);
-      // all q products in one pass over the row (alphas is n x q, row-major)
-      for (let i = 0; i < n; i++) {
-        const r = row[i], base = i * q;
-        total += r;
-        for (let k = 0; k < q; k++) acc[k] += r * alphas[base + k];
-      }
+      for (let i = 0; i < n; i++) total += row[i];
       const shift = total / n - allMean;
-      for (let k = 0; k < q; k++) Y[a * q + k] = acc[k] - meanTerm[k] - shift * sums[k];
+      // one plain loop per component over contiguous memory (alphasT is q x n): the row stays
+      // in the cache, and V8 runs this loop about twice as fast as q running sums in one pass
+      // (the same sums in the same order)
+      for (let k = 0; k < q; k++) {
+        let acc = 0;
+        const base = k * n;
+        for (let i = 0; i < n; i++) acc += row[i] * alphasT[base + i];
+        Y[a * q + k] = acc - meanTerm[k] - shift * sums[k];
+      }
     }
     return Y;
   }

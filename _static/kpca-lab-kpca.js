@@ -50,6 +50,7 @@
     const settings = Object.assign({}, initial, { pair: initial.pair.slice(), points: [] });
     const drawing = { extent: [-1, 1, -1, 1], cursor: [0, 0], cls: 0, version: 0, focused: false };
     let fit = null, fitKey = null, score = null, scoreKey = null;
+    let shownGrid = null; // the last grid whose map was computed: drawn while a new one is on its way
     const timings = [], timer = new C.MoveTimer(timings);
 
     function currentData() {
@@ -65,8 +66,11 @@
       return settings.kernel === "gaussian" ? { name: "gaussian", c: settings.c } : { name: "polynomial", degree: settings.degree };
     }
 
-    /** Fit (when the data or the kernel changed) and score; returns whether it refitted. */
-    function compute() {
+    /**
+     * Fit (when the data or the kernel changed) and score; returns whether it refitted. With
+     * laterMap the map's grid (the dearest part) is left for finishMap(), in a task of its own.
+     */
+    function compute(laterMap) {
       const data = currentData(), k = kernel();
       const key = JSON.stringify([settings.dataset, k, settings.dataset === DRAWN ? drawing.version : 0]);
       let refitted = false;
@@ -83,7 +87,7 @@
               eigenvalues: model.eigenvalues, Zt: M.project(model, data.Xt, data.m),
               grid: Object.assign(gridAxes(data.extent, size), { size, stride: model.nComponents }),
             };
-            fit.grid.values = M.projectGrid(model, fit.grid.xs, fit.grid.ys);
+            if (!laterMap) finishMap();
           }
         }
       }
@@ -93,6 +97,10 @@
         score = M.heldOutAccuracy(fit.Z, fit.data.y, fit.n, fit.Zt, fit.data.yt, fit.m, fit.q, q);
       }
       return refitted;
+    }
+
+    function finishMap() {
+      if (fit && !fit.grid.values) fit.grid.values = M.projectGrid(fit.model, fit.grid.xs, fit.grid.ys);
     }
 
     // ------------------------------------------------------------- controls
@@ -112,10 +120,10 @@
       settings.dataset, (value) => { chooseDataset(value); move("data set"); });
     const kernelSelect = select("kernel", [["gaussian", "Gaussian"], ["polynomial", "polynomial"]], settings.kernel,
       (value) => { settings.kernel = value; move("kernel"); });
-    const cSlider = C.widthSlider(settings, payload.c_range, () => move("c"));
+    const cSlider = C.widthSlider(settings, payload.c_range, () => queueMove("c"));
     const degreeSlider = C.slider({
       label: "degree p", min: 1, max: payload.max_degree, value: settings.degree, format: () => String(settings.degree),
-      onInput: (value) => { settings.degree = value; move("degree"); },
+      onInput: (value) => { settings.degree = value; queueMove("degree"); },
     });
     const shown = (name) => () => String(fit ? Math.min(settings[name], fit.q) : settings[name]);
     const qSlider = C.slider({
@@ -159,6 +167,8 @@
       classSelect.input.disabled = !own;
       clear.disabled = !own;
       classSelect.row.style.display = own ? "" : "none";
+      // drawing your own points: a finger on the plane adds or drags a point, it does not scroll the page
+      plane.canvas.style.touchAction = own ? "none" : "";
       clear.style.display = own ? "" : "none";
       hint.textContent = own
         ? "Click the plane to add a point of the chosen class (every second one of a class is held out), drag a point "
@@ -201,16 +211,24 @@
     let planeAxes = null;
 
     // what a move that reuses the eigenpairs changes; any other move redraws everything
-    const PARTS = { q: ["spectrum", "numbers"], component: ["plane", "spectrum"], pair: ["projections"], cursor: ["plane"] };
+    const PARTS = {
+      q: ["spectrum", "numbers"], component: ["plane", "spectrum"], pair: ["projections"], cursor: ["plane"],
+      fitted: ["projections", "spectrum", "numbers"], map: ["plane"], // a slider's new kernel, then its map
+    };
 
     function draw(control) {
       const parts = new Set(PARTS[control] || ["plane", "projections", "spectrum", "numbers"]);
       const data = fit ? fit.data : currentData();
       const component = fit ? Math.min(settings.component, fit.q) : 1, q = fit ? Math.min(settings.n_components, fit.q) : 0;
-      if (parts.has("plane")) planeAxes = D.drawPlane({
-        panel: plane, extent: data.extent, data, grid: fit && fit.grid, component, cursor: drawing.cursor,
-        focused: drawing.focused, drawing: settings.dataset === DRAWN,
-      });
+      if (parts.has("plane")) {
+        // the fit's map once computed; until then (a task later) the last one computed
+        const grid = fit && (fit.grid.values ? fit.grid : shownGrid);
+        if (fit && fit.grid.values) shownGrid = fit.grid;
+        planeAxes = D.drawPlane({
+          panel: plane, extent: data.extent, data, grid, component: grid ? Math.min(component, grid.stride) : component,
+          cursor: drawing.cursor, focused: drawing.focused, drawing: settings.dataset === DRAWN,
+        });
+      }
       const pair = settings.pair.map((v) => (fit ? Math.min(v, fit.q) : v));
       if (fit) {
         if (parts.has("projections")) D.drawProjections({ panel: projections, fit, data, pair });
@@ -250,6 +268,44 @@
       timer.mark("firstDrawMs");
       timer.mark("settledMs");
     }
+
+    // A slider that changes the kernel (c, p) answers in tasks of its own, not in its input
+    // handler: the fit, its projections, spectrum and numbers in one task, the map (about as
+    // dear as the fit) in the next, each followed by its drawing; moves that come while a task
+    // waits are merged into one (the latest setting). During a drag the browser paints between
+    // two tasks, so no frame waits for a fit and a map together.
+    let queued = null, mapNeeded = false, posted = false;
+    const idleWaiters = [];
+    const channel = new MessageChannel();
+    function post() {
+      if (!posted && (queued || mapNeeded)) { posted = true; channel.port2.postMessage(null); }
+    }
+    function queueMove(control) {
+      queued = control;
+      post();
+    }
+    channel.port1.onmessage = () => {
+      posted = false;
+      if (mapNeeded) {
+        // the map of the fit drawn last (a newer move waits for this task: the map keeps up)
+        mapNeeded = false;
+        finishMap();
+        draw("map");
+        timer.mark("settledMs");
+      } else if (queued) {
+        const control = queued, record = timer.start(control);
+        queued = null;
+        enable();
+        record.newFit = compute(true);
+        timer.mark("computedMs");
+        draw(record.newFit ? "fitted" : control);
+        timer.mark("firstDrawMs");
+        mapNeeded = !!(fit && !fit.grid.values);
+        if (!mapNeeded) timer.mark("settledMs");
+      }
+      post();
+      if (!queued && !mapNeeded) while (idleWaiters.length) idleWaiters.shift()();
+    };
 
     // ---------------------------------------------- drawing your own points
     let dragging = -1, pending = null;
@@ -337,7 +393,8 @@
         classSelect.input.value = "0";
         return lab.set(Object.assign({}, initial, { pair: initial.pair.slice(), points: [] }));
       },
-      whenIdle: () => pending || Promise.resolve(),
+      whenIdle: () => Promise.resolve(pending).then(() => (queued || mapNeeded
+        ? new Promise((resolve) => idleWaiters.push(resolve)) : undefined)),
       get state() {
         const q = fit ? Math.min(settings.n_components, fit.q) : 0;
         return {
@@ -350,7 +407,7 @@
           eigenvalues: fit ? Array.from(fit.eigenvalues) : [], trace: fit ? fit.trace : 0,
           Z: fit ? Array.from(fit.Z) : [], Z_test: fit ? Array.from(fit.Zt) : [],
           grid_x: fit ? Array.from(fit.grid.xs) : [], grid_y: fit ? Array.from(fit.grid.ys) : [],
-          grid_values: fit ? Array.from(fit.grid.values) : [],
+          grid_values: fit && fit.grid.values ? Array.from(fit.grid.values) : [],
           accuracy: score && fit ? score.accuracy : null, lanczos: fit ? fit.model.lanczos : null,
         };
       },

@@ -231,8 +231,9 @@
       angleSlider.set(settings.angle);
       lab.move("key");
     });
-    // on a touch screen a tap or a sideways drag turns w; an upward swipe still scrolls the page
-    plane.canvas.style.touchAction = "pan-y";
+    // on a touch screen a tap or a drag turns w and never scrolls the page (the page scrolls
+    // from anywhere else; the plot stays in view on a phone: kpcaLabCore.keepPlotInView)
+    plane.canvas.style.touchAction = "none";
     plane.canvas.addEventListener("pointerdown", (event) => {
       dragging = true;
       plane.canvas.setPointerCapture(event.pointerId);

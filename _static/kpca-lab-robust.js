@@ -118,10 +118,9 @@
     function drawSupport() {
       const { comparison } = shown, ink = C.ink(), colours = supportColours();
       const ctx = support.begin(), size = Math.min(support.width, 300), left = 0, top = 24;
-      ctx.font = C.TITLE_FONT;
       ctx.fillStyle = ink.text;
       ctx.textBaseline = "bottom";
-      ctx.fillText("support of S (|Sᵢⱼ| > ½) against the truth", left, top - 6);
+      C.fitTitle(ctx, "support of S (|Sᵢⱼ| > ½) against the truth", left, top - 6, support.width - left - 2);
       // one pixel per entry, scaled up without smoothing: a square per entry
       const image = new ImageData(n, n), rgb = colours.map(toRgb);
       comparison.support.forEach((k, t) => { image.data.set(rgb[k], 4 * t); image.data[4 * t + 3] = 255; });

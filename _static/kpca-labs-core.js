@@ -218,6 +218,55 @@
     };
   }
 
+  // ------------------------------------------------------ phones: the plot in view
+  const PHONE_QUERY = "(max-width: 599px)";
+  const STAGE_SHARE = 0.6; // the plot (below the page's header) may take this share of the screen's height
+
+  /**
+   * On a phone's width the lab is one column, its controls above its plot: a
+   * slider and the plot it moves were more than a screen apart. There the
+   * lab's plot (the first canvas of .kpca-lab-main) moves into a stage above
+   * the controls that sticks below the page's header while the rest of the lab
+   * scrolls under it, so the plot stays in view while any control moves; on a
+   * wider screen, or where the plot would take more than STAGE_SHARE of the
+   * screen's height, it stays in its place. The controls get a scroll margin
+   * of the stage's height, so that a control reached by Tab is not hidden under it.
+   */
+  function keepPlotInView(root) {
+    const main = root.querySelector(".kpca-lab-main"), controls = root.querySelector(".kpca-lab-controls");
+    const canvas = main && main.querySelector("canvas");
+    const panel = canvas && window.kpcaLabCore.panelsIn(root).find((p) => p.canvas === canvas);
+    if (!panel || !controls || !window.matchMedia) return;
+    const stage = el("div", { class: "kpca-lab-stage" }), home = canvas.parentNode, next = canvas.nextSibling;
+    const query = window.matchMedia(PHONE_QUERY);
+    function headerHeight() {
+      const header = document.querySelector(".bd-header, header");
+      const position = header ? getComputedStyle(header).position : "";
+      return position === "sticky" || position === "fixed" ? header.getBoundingClientRect().height : 0;
+    }
+    function place() {
+      const top = headerHeight();
+      let staged = canvas.parentNode === stage;
+      const wanted = query.matches && panel.height(root.clientWidth) + top <= STAGE_SHARE * window.innerHeight;
+      if (wanted && !staged) {
+        controls.before(stage);
+        stage.append(canvas);
+      } else if (!wanted && staged) {
+        home.insertBefore(canvas, next);
+        stage.remove();
+      }
+      staged = wanted;
+      root.classList.toggle("kpca-lab-staged", staged);
+      stage.style.top = top + "px";
+      root.style.setProperty("--kpca-lab-stage-clearance", staged ? Math.ceil(top + panel.height(root.clientWidth) + 8) + "px" : "0px");
+      panel.resize();
+      panel.draw(panel);
+    }
+    query.addEventListener("change", place);
+    window.addEventListener("resize", () => requestAnimationFrame(place));
+    place();
+  }
+
   // ----------------------------------------------------------- registry
   function mountAll() {
     const kinds = window.kpcaLabKinds;
@@ -232,6 +281,7 @@
       lab.element = root;
       root.dataset.labIndex = String(window.kpcaLabs.length);
       window.kpcaLabs.push(lab);
+      keepPlotInView(root);
     }
   }
 
@@ -256,7 +306,7 @@
   // the drawing helpers (kpca-labs-plot.js) join the same object
   Object.assign((window.kpcaLabCore = window.kpcaLabCore || {}), {
     el, slider, widthSlider, checkbox, button, legend, numbersBox, readPayload, matrix, MoveTimer, instantLab, mountAll,
-    redrawAll,
+    redrawAll, keepPlotInView,
   });
   function start() {
     mountAll();

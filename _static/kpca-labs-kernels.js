@@ -28,9 +28,9 @@
 })(typeof self !== "undefined" ? self : this, function (numerics) {
   "use strict";
   // from kpca-labs-linalg.js, looked up on first use
-  let lanczosTopEigen, matVec, dot, symmetricEigen;
+  let lanczosTopEigenSteps, finish, matVec, dot, symmetricEigen;
   function link() {
-    if (!matVec) ({ lanczosTopEigen, matVec, dot, symmetricEigen } = numerics());
+    if (!matVec) ({ lanczosTopEigenSteps, finish, matVec, dot, symmetricEigen } = numerics());
   }
   const EPS = Math.pow(2, -52);
 
@@ -79,6 +79,17 @@
 
   /** Gram matrix K[i, j] = exp(-||x_i - x_j||^2 / c) of the n x d matrix X. */
   function gaussianGram(X, n, d, c) {
+    const steps = gaussianGramSteps(X, n, d, c);
+    for (;;) {
+      const next = steps.next();
+      if (next.done) return next.value;
+    }
+  }
+
+  const GRAM_ROWS = 64; // rows of the Gram matrix between two yields of gaussianGramSteps
+
+  /** gaussianGram as a generator that yields every GRAM_ROWS rows; returns K. */
+  function* gaussianGramSteps(X, n, d, c) {
     checkWidth(c);
     const K = new Float64Array(n * n);
     const invC = 1 / c;
@@ -89,6 +100,7 @@
         K[i * n + j] = value;
         K[j * n + i] = value;
       }
+      if (i % GRAM_ROWS === GRAM_ROWS - 1) yield i;
     }
     return K;
   }
@@ -183,11 +195,23 @@
    */
   function kernelPCAFit(X, n, d, c, q, options) {
     link();
-    const K = gaussianGram(X, n, d, c);
+    return finish(kernelPCAFitSteps(X, n, d, c, q, options));
+  }
+
+  /**
+   * kernelPCAFit as a generator that yields between slices of its work (rows
+   * of the kernel, its centring, each Lanczos step), so that a page can fit
+   * in tasks of a few milliseconds; returns the same fit, the same numbers.
+   */
+  function* kernelPCAFitSteps(X, n, d, c, q, options) {
+    link();
+    const K = yield* gaussianGramSteps(X, n, d, c);
     let scale = 0;
     for (let i = 0; i < n * n; i++) scale = Math.max(scale, Math.abs(K[i]));
+    yield "scale";
     const centring = centreTrainKernel(K, n);
-    const eigen = lanczosTopEigen((v, y) => matVec(K, n, v, y), n, q, options);
+    yield "centred";
+    const eigen = yield* lanczosTopEigenSteps((v, y) => matVec(K, n, v, y), n, q, options);
     const rank = numericalRank(eigen.values, n, scale);
     const kept = Math.min(q, rank);
     const alphas = new Float64Array(n * kept), eigenvalues = eigen.values.slice(0, kept);
@@ -304,6 +328,6 @@
   }
   return {
     fastExp, checkWidth, flipSigns, numericalRank, gaussianGram, gaussianCross, centreTrainKernel, centreTestKernel, kernelPCAFit,
-    kernelPCAProject, gammaWeights, pcaFit, pcaReconstruct, meanSquaredDistance,
+    kernelPCAFitSteps, gaussianGramSteps, kernelPCAProject, gammaWeights, pcaFit, pcaReconstruct, meanSquaredDistance,
   };
 });

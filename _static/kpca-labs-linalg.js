@@ -296,6 +296,24 @@
    * converged, residual (largest relative residual of the q pairs)}.
    */
   function lanczosTopEigen(matvec, n, q, options) {
+    return finish(lanczosTopEigenSteps(matvec, n, q, options));
+  }
+
+  /** Run a generator of work to its end; its return value. */
+  function finish(steps) {
+    for (;;) {
+      const next = steps.next();
+      if (next.done) return next.value;
+    }
+  }
+
+  /**
+   * lanczosTopEigen as a generator that yields after each Lanczos step (a
+   * product with A and its reorthogonalisation), so that a page can spread
+   * the steps over several tasks; it returns what lanczosTopEigen returns,
+   * the same numbers.
+   */
+  function* lanczosTopEigenSteps(matvec, n, q, options) {
     const opts = options || {};
     const tol = opts.tol === undefined ? 1e-11 : opts.tol;
     const maxSteps = Math.min(n, opts.maxSteps || 300);
@@ -360,6 +378,7 @@
       const next = basis.subarray((j + 1) * n, (j + 2) * n);
       if (invariant) randomUnitVector(next, j + 1);
       else for (let k = 0; k < n; k++) next[k] = w[k] / b;
+      yield j;
     }
 
     const { d, S } = ritzValues(steps, true);
@@ -379,5 +398,6 @@
 
   return {
     EPS, randomGenerator, dot, matVec, tridiagonalQL, symmetricEigen, symmetricEigenvalues, lanczosTopEigen,
+    lanczosTopEigenSteps, finish,
   };
 });

@@ -138,6 +138,21 @@
 
   const FONT = '13px system-ui, -apple-system, "Segoe UI", sans-serif';
   const TITLE_FONT = '600 14px system-ui, -apple-system, "Segoe UI", sans-serif';
+  const TITLE_FONT_AT = (px) => "600 " + px + 'px system-ui, -apple-system, "Segoe UI", sans-serif';
+
+  /**
+   * A panel's title, left-aligned at (x, y), within maxWidth CSS pixels: at
+   * the title font, or a smaller one (down to 11 px) where a narrow panel has
+   * no room for it; never cut at the canvas's edge (at the least size, the
+   * text is fitted by fillText's own maxWidth).
+   */
+  function fitTitle(ctx, text, x, y, maxWidth) {
+    let size = 14;
+    ctx.font = TITLE_FONT_AT(size);
+    while (size > 11 && ctx.measureText(text).width > maxWidth) ctx.font = TITLE_FONT_AT(--size);
+    ctx.textAlign = "left";
+    ctx.fillText(text, x, y, Math.max(1, maxWidth));
+  }
 
   /**
    * A rectangle of a panel with data coordinates: x(v), y(v) map to CSS
@@ -229,10 +244,8 @@
       ctx.strokeRect(this.left + 0.5, this.top + 0.5, this.width - 1, this.height - 1);
       ctx.fillStyle = ink().strong;
       if (o.title) {
-        ctx.font = TITLE_FONT;
-        ctx.textAlign = "left";
         ctx.textBaseline = "bottom";
-        ctx.fillText(o.title, this.left, this.top - 6);
+        fitTitle(ctx, o.title, this.left, this.top - 6, this.panel.width - this.left - 2);
         ctx.font = FONT;
       }
       if (o.xlabel) {
@@ -287,7 +300,7 @@
   }
 
   Object.assign((window.kpcaLabCore = window.kpcaLabCore || {}), {
-    formatNumber, Panel, Axes, niceTicks, COLORS, FONT, TITLE_FONT, discs, cross, ink, isDark,
+    formatNumber, Panel, Axes, niceTicks, COLORS, FONT, TITLE_FONT, fitTitle, discs, cross, ink, isDark,
     onThemeChange, themed, panelsIn,
   });
 })();

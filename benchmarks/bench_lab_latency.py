@@ -40,7 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from lab_latency import baseline, sweep_lab, table  # noqa: E402
+from lab_latency import baseline, drag_lab, drag_table, sweep_lab, table  # noqa: E402
 from test_book_in_browser import (  # noqa: E402
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -56,9 +56,9 @@ def lab_pages(html):
     return [name for name in book_pages(html) if 'class="kpca-lab ' in (html / name).read_text()]
 
 
-def measure(html, pages, repeats):
-    """Rows (page, lab kind, control, class, ms) and the baseline's ms, over every lab of the pages."""
-    rows, base = [], []
+def measure(html, pages, repeats, drags=True):
+    """Rows (page, lab kind, control, class, ms), drag rows and the baseline's ms, over every lab of the pages."""
+    rows, base, drag_rows = [], [], []
     with local_server(html) as url, sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -81,9 +81,12 @@ def measure(html, pages, repeats):
             for (index, label), result in collected.items():
                 rows.append((Path(name).stem, result["kind"], label, result["class"], result["ms"],
                              result["drawn"]))
+            for index in range(n_labs if drags else 0):
+                for label, result in drag_lab(page, index).items():
+                    drag_rows.append((Path(name).stem, result["kind"], label, result["class"], result))
             page.close()
         browser.close()
-    return rows, base
+    return rows, drag_rows, base
 
 
 def main():
@@ -91,6 +94,8 @@ def main():
     parser.add_argument("--html", type=Path, help="a built book's HTML folder (default: build one)")
     parser.add_argument("--static", type=Path, help="serve the labs' files of this _static folder instead")
     parser.add_argument("--repeats", type=int, default=1, help="sweeps of every control")
+    parser.add_argument("--pages", nargs="*", help="only these pages (e.g. chapters/04_kernel_pca.html)")
+    parser.add_argument("--no-drags", action="store_true", help="single moves only")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as directory:
         html = args.html.resolve() if args.html else build_book(Path(directory) / "book")
@@ -100,7 +105,8 @@ def main():
             for lab_file in args.static.glob("kpca-lab*"):
                 shutil.copy(lab_file, copy / "_static" / lab_file.name)
             html = copy
-        rows, base = measure(html, lab_pages(html), args.repeats)
+        pages = args.pages or lab_pages(html)
+        rows, drag_rows, base = measure(html, pages, args.repeats, drags=not args.no_drags)
     print(f"book: {args.html or 'built from the committed notebooks'}; labs' files: {args.static or 'its own'}")
     print("ms from a control's input event to the second animation frame after it")
     print("\n".join(table(rows, base)))
@@ -110,6 +116,10 @@ def main():
     for klass, ms in by_class.items():
         if ms:
             print(f"all '{klass}' moves: median {statistics.median(ms):.1f} ms over {len(ms)}")
+    if drag_rows:
+        print()
+        print("\n".join(drag_table(drag_rows)))
+    print(f"load average: {Path('/proc/loadavg').read_text().split()[:3] if Path('/proc/loadavg').exists() else '?'}")
 
 
 if __name__ == "__main__":

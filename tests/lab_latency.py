@@ -11,6 +11,12 @@ nothing, on the same page: what no lab can beat (two frames). For a lab with
 its own move timer, a second figure runs to the frame after the lab's first
 drawing of the new setting (a lab may paint a status line first).
 
+A drag (``drag_lab``) holds the mouse on a range input's thumb and moves it
+in ``DRAG_MOVES`` steps ``DRAG_SPACING_MS`` apart to the farther end, as a
+reader's hand does: it reports the frame rate over the drag, the largest gap
+between two frames (a stall the reader sees), and the latency of each of
+its input events as above.
+
 Every control of a lab is swept: each range input by the arrow keys (up to
 ``RANGE_MOVES`` steps, all towards the farther end, so that no move finds its
 setting cached), each select through its options, each checkbox on and off.
@@ -201,6 +207,76 @@ def baseline(page, moves=20):
     page.evaluate("() => { window.kpcaLatency.on = false; }")
     page.evaluate("() => document.getElementById('kpca-latency-baseline').remove()")
     return [r["frame"] for r in page.evaluate("() => window.kpcaLatency.records")]
+
+
+DRAG_MOVES = 40
+DRAG_SPACING_MS = 25
+# every animation frame's time while window.kpcaFrames.on
+FRAME_LOG = """() => {
+  const log = window.kpcaFrames = { times: [], on: true };
+  const tick = (time) => { if (!log.on) return; log.times.push(time); requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+}"""
+
+
+def drag_lab(page, lab_index):
+    """{control label: {"kind", "class", "fps", "max_gap", "ms": [...]}} for a mouse drag of every range input."""
+    kind = page.evaluate(f"() => window.kpcaLabs[{lab_index}].kind")
+    page.evaluate(f"() => ({PROBE})(window.kpcaLabs[{lab_index}].element)")
+    page.evaluate(SETTLE, lab_index)
+    results = {}
+    for control in page.evaluate(CONTROLS, lab_index):
+        if control["type"] != "range":
+            continue
+        locator = page.locator(f'[data-latency-id="{control["id"]}"]')
+        toggled = _enable(page, lab_index, control, locator)
+        if toggled is None:
+            continue
+        locator.scroll_into_view_if_needed()
+        page.evaluate(SETTLE, lab_index)
+        box = locator.bounding_box()
+        value, low, high = locator.evaluate("e => [Number(e.value), Number(e.min), Number(e.max)]")
+        inset = 8  # the thumb's half width: where the track starts and ends
+        at = lambda v: box["x"] + inset + (box["width"] - 2 * inset) * (v - low) / (high - low)
+        x0, x1, y = at(value), at(high if high - value >= value - low else low), box["y"] + box["height"] / 2
+        page.evaluate("() => { window.kpcaLatency.records = []; window.kpcaLatency.on = true; }")
+        page.evaluate(FRAME_LOG)
+        page.mouse.move(x0, y)
+        page.mouse.down()
+        start = page.evaluate("() => performance.now()")
+        for step in range(1, DRAG_MOVES + 1):
+            page.mouse.move(x0 + (x1 - x0) * step / DRAG_MOVES, y)
+            page.wait_for_timeout(DRAG_SPACING_MS)
+        page.mouse.up()
+        end = page.evaluate("() => performance.now()")
+        page.evaluate(SETTLE, lab_index)
+        page.evaluate("() => { window.kpcaLatency.on = false; window.kpcaFrames.on = false; }")
+        times = [t for t in page.evaluate("() => window.kpcaFrames.times") if start <= t <= end + 50]
+        records = [r for r in page.evaluate("() => window.kpcaLatency.records") if r["control"] == control["id"]]
+        gaps = [b - a for a, b in zip(times, times[1:])]
+        label = control["label"] + (" (" + ", ".join(toggled) + " toggled)" if toggled else "")
+        results[label] = {
+            "kind": kind, "class": classify(kind, control["label"]), "moves": len(records),
+            "fps": (len(times) - 1) / ((times[-1] - times[0]) / 1000) if len(times) > 1 else 0.0,
+            "max_gap": max(gaps) if gaps else float("nan"), "ms": [r["frame"] for r in records if "frame" in r],
+        }
+        _reset(page, lab_index)
+    return results
+
+
+def drag_table(rows):
+    """Lines of the drag table: rows are (page, kind, label, class, result of drag_lab)."""
+    lines = [f"drags: the mouse on the thumb, {DRAG_MOVES} moves {DRAG_SPACING_MS} ms apart to the farther end "
+             "(target: >= 50 fps, no frame gap over 50 ms)",
+             f"{'page':<28} {'lab':<14} {'control':<44} {'class':<19} {'inputs':>6} {'fps':>6} {'max gap':>8} "
+             f"{'in->2nd frame median':>21} {'p90':>7}  ok"]
+    for page, kind, label, klass, result in rows:
+        ms = result["ms"]
+        median = f"{statistics.median(ms):21.1f} {p90(ms):7.1f}" if ms else f"{'-':>21} {'-':>7}"
+        ok = result["fps"] >= 50 and result["max_gap"] <= 50
+        lines.append(f"{page:<28} {kind:<14} {label[:44]:<44} {klass:<19} {result['moves']:>6} {result['fps']:6.1f} "
+                     f"{result['max_gap']:8.1f} {median}  {'yes' if ok else 'NO'}")
+    return lines
 
 
 def p90(values):
