@@ -15,9 +15,9 @@ the light and the dark theme, and checked for what a reader sees:
 - on a phone, the plot stays in view while a slider of its lab moves, and a
   finger drawing on a plot that takes drags does not scroll the page.
 
-The book is built from the committed notebooks (execution off) as
-``tests/test_book_in_browser.py`` builds it; ``KPCA_BUILT_BOOK=<html dir>``
-reuses a built book instead (e.g. one built once, with another ``_static``).
+The book is the one build of the test run that ``tests/test_book_in_browser.py``
+shares between its modules (``KPCA_BOOK_HTML=<html dir>`` tests a book already
+built instead, e.g. one built once, with another ``_static``).
 """
 
 import os
@@ -30,8 +30,8 @@ from test_book_in_browser import (  # skips this module too where Chromium is mi
     CHROMIUM_ARGS,
     TWO_FRAMES,
     book_pages,
-    build_book,
     local_server,
+    shared_build,
     sync_api,
 )
 
@@ -43,10 +43,10 @@ KERNEL_PCA_PAGE = "chapters/04_kernel_pca.html"
 
 @pytest.fixture(scope="module")
 def html(tmp_path_factory):
-    built = os.environ.get("KPCA_BUILT_BOOK")
+    built = os.environ.get("KPCA_BOOK_HTML")
     if built:
         return Path(built).resolve()
-    return build_book(tmp_path_factory.mktemp("book"))
+    return shared_build(tmp_path_factory, "book")
 
 
 @pytest.fixture(scope="module")
