@@ -140,12 +140,22 @@
         clearTimeout(pending);
         pending = setTimeout(markWideInlineMath, 100);
       });
-      // a solution or box opened later shows formulas that had no width before
+      // a solution or box opened later shows formulas that had no width before: a
+      // sphinx-togglebutton title is clicked, a <details> box fires "toggle" (which
+      // does not bubble, hence the capture)
       document.addEventListener("click", function (event) {
         if (event.target.closest && event.target.closest(".admonition-title, .toggle-button, summary")) {
           setTimeout(markWideInlineMath, 50);
         }
       });
+      document.addEventListener(
+        "toggle",
+        function () {
+          clearTimeout(pending);
+          pending = setTimeout(markWideInlineMath, 50);
+        },
+        true
+      );
     });
   }
 
