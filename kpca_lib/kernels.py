@@ -217,6 +217,14 @@ class Polynomial(Kernel):
 
     @property
     def is_psd(self):
+        """True when ``coef0 >= 0``: every Gram matrix is then positive semi-definite.
+
+        Expanded by the binomial theorem, the kernel is a sum of powers of
+        ``gamma x . y`` with the weights ``coef0 ** (degree - j)`` times positive
+        binomial factors, all non-negative when ``coef0 >= 0``. With
+        ``coef0 < 0`` some data give a Gram matrix with a negative eigenvalue,
+        and :class:`~kpca_lib.KernelPCA` checks the kernel on its data.
+        """
         return bool(self.coef0 >= 0)
 
     def _gram(self, X, Y):

@@ -1,0 +1,343 @@
+"""The rendered book as a student reads it (issue 40): every page, solutions opened, at a
+phone's width (390 px) and a desktop's (1280 px).
+
+- no TeX source or MyST role left as text, with every solution and box opened;
+- no inline formula cut at the edge of its line: at 1280 px none is wider than its line
+  (long formulas are broken or displayed), at 390 px one that is scrolls inside its own box,
+  with a shadow at the edge that has more to show (``_static/kpca-reading-aids.js``);
+- no printed output scrolls sideways at 1280 px (outputs are printed within the 88
+  characters of the text column), and at 390 px an output that scrolls shows a shadow;
+- code comments and printed lines name equations by the numbers a reader sees, (4.4), not
+  by their internal labels (``eq-kpca-dual``);
+- the link inside "Solution to Exercise N.M" opens the solution;
+- a keyboard reader reaches every lab from the first Tab stops of its page (skip links);
+- the intro links to every page with a lab; no page shows a builtin's docstring.
+
+The book is built once from the committed notebooks (``tests/test_book_in_browser.py``,
+whose fixtures these tests share; or ``KPCA_BUILT_BOOK=<its html folder>``) and served on
+127.0.0.1; every page of the table of
+contents is a test case, so a page that fails is named by its own test.
+"""
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from toc_pages import CHAPTER_PAGES as CHAPTER_NOTEBOOKS
+
+from test_book_in_browser import (  # noqa: F401  (fixtures)
+    browser_context,
+    build_book,
+    open_page,
+    server,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+WIDTHS = {"390px": PHONE, "1280px": DESKTOP}
+
+
+def toc_pages():
+    """Every page of _toc.yml (the root, the chapters and their sections, the appendices,
+    the reference), as HTML paths."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    pages = [toc["root"]]
+
+    def walk(entries):
+        for entry in entries:
+            pages.append(entry["file"])
+            walk(entry.get("sections", []))
+
+    for part in toc["parts"]:
+        walk(part["chapters"])
+    return [f"{page}.html" for page in pages]
+
+
+PAGES = toc_pages()
+CHAPTER_PAGES = [page for page in PAGES if page.startswith("chapters/")]
+# the chapter pages, where the exercises and their solutions are (their sections have none)
+EXERCISE_PAGES = [f"chapters/{notebook.stem}.html" for notebook in CHAPTER_NOTEBOOKS]
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory):
+    """The book built from the committed notebooks, or the HTML folder named by the
+    environment variable KPCA_BUILT_BOOK (a book built already, e.g. of another branch)."""
+    built = os.environ.get("KPCA_BUILT_BOOK")
+    return Path(built) if built else build_book(tmp_path_factory.mktemp("book"))
+
+
+def page_id(name):
+    return Path(name).stem
+
+
+# open every collapsed solution and box (sphinx-togglebutton, <details>), then wait two frames
+OPEN_EVERYTHING = """async () => {
+  document.querySelectorAll('.toggle-button[aria-expanded="false"]').forEach(b => b.click());
+  document.querySelectorAll('details:not([open])').forEach(d => { d.open = true; });
+  const closed = () => document.querySelectorAll('.toggle-hidden, details:not([open])').length;
+  for (let i = 0; i < 30 && closed(); i++) await new Promise(r => setTimeout(r, 100));
+  await new Promise(r => setTimeout(r, 150));
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  return closed();
+}"""
+
+# the text of the article outside code, outputs, formulas and labs: where TeX source or a
+# MyST role would be a rendering error
+RAW_SOURCE = r"""() => {
+  const article = document.querySelector('.bd-article') || document.body;
+  const copy = article.cloneNode(true);
+  copy.querySelectorAll('pre, code, script, style, mjx-container, .kpca-lab, .kpca-explorer, '
+                        + '.cell_output, .kpca-skip-links').forEach(e => e.remove());
+  const text = copy.textContent;
+  const patterns = [
+    /\$[^$\s][^$]{0,60}?\\[A-Za-z]+/g,          // $\rho ... : an inline formula left as TeX
+    /\\[A-Za-z]{2,}(?=[\s{(_^\\]|$)/g,          // \alpha, \frac{, \lVert: a TeX command
+    /\$\$|\\\(|\\\[|\\begin\{/g,                // display delimiters
+    /\{(?:eq|cite|doc|ref|numref|math|term|download|prf:ref)\}`?/g,   // a MyST role
+  ];
+  const found = [];
+  for (const pattern of patterns) {
+    for (const match of text.matchAll(pattern)) {
+      found.push(text.slice(Math.max(0, match.index - 40), match.index + 40).replace(/\s+/g, ' '));
+    }
+  }
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("name", PAGES, ids=page_id)
+def test_no_tex_source_or_myst_role_is_left_as_text_with_every_solution_open(
+    name, server, browser_context
+):
+    page, problems = open_page(browser_context, server + name)
+    page.set_viewport_size(DESKTOP)
+    still_closed = page.evaluate(OPEN_EVERYTHING)
+    raw = page.evaluate(RAW_SOURCE)
+    errors = page.locator("mjx-merror").count()
+    page.close()
+    print(f"\n{name}: {len(raw)} raw TeX or MyST roles, {errors} MathJax errors")
+    assert still_closed == 0, f"{still_closed} solutions or boxes stayed closed"
+    assert not raw and not errors and not problems, (raw, errors, problems)
+
+
+# inline formulas (all dropdowns open) wider than their line: [cut with no scroll box,
+# scrolling in a box of their own with the shadows' background, the formulas' text]
+WIDE_INLINE_FORMULAS = r"""() => {
+  const cut = [], boxed = [];
+  const article = document.querySelector('.bd-article');
+  if (!article) return {cut, boxed};
+  for (const formula of article.querySelectorAll('mjx-container[jax="CHTML"]:not([display="true"])')) {
+    if (!formula.offsetParent || formula.closest('.kpca-lab, .kpca-explorer')) continue;
+    let block = formula.parentElement;
+    while (block && getComputedStyle(block).display.startsWith('inline')) block = block.parentElement;
+    const style = getComputedStyle(block);
+    const box = block.getBoundingClientRect();
+    const left = box.left + parseFloat(style.paddingLeft) + parseFloat(style.borderLeftWidth);
+    const right = box.right - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth);
+    const own = getComputedStyle(formula);
+    const text = (formula.querySelector('mjx-assistive-mml') || formula).textContent.slice(0, 70);
+    if (/(auto|scroll)/.test(own.overflowX)) {
+      if (formula.scrollWidth > formula.clientWidth + 1) {
+        boxed.push([text, own.backgroundAttachment.includes('local')]);
+      }
+      continue;
+    }
+    const r = formula.getBoundingClientRect();
+    if (r.right > right + 1 || r.left < left - 1) cut.push([Math.round(r.width), Math.round(right - left), text]);
+  }
+  return {cut, boxed};
+}"""
+
+
+@pytest.mark.parametrize("width", WIDTHS, ids=str)
+@pytest.mark.parametrize("name", PAGES, ids=page_id)
+def test_no_inline_formula_is_cut_at_the_edge_of_its_line(name, width, server, browser_context):
+    """At 1280 px no inline formula is wider than its line (the long ones are broken or
+    displayed); at 390 px one that is scrolls in its own box with a shadow, not cut."""
+    page, problems = open_page(browser_context, server + name)
+    page.set_viewport_size(WIDTHS[width])
+    page.evaluate(OPEN_EVERYTHING)
+    page.wait_for_timeout(200)  # the width check of kpca-reading-aids.js after a resize
+    found = page.evaluate(WIDE_INLINE_FORMULAS)
+    page.close()
+    cut, boxed = found["cut"], found["boxed"]
+    print(f"\n{name} at {width}: {len(cut)} inline formulas cut, {len(boxed)} scroll in a box")
+    assert not cut, cut
+    assert all(shadow for _, shadow in boxed), boxed
+    if width == "1280px":
+        assert not boxed, boxed
+    assert not problems, problems
+
+
+# printed output blocks that scroll sideways: [hidden pixels, shadow shown, longest line]
+WIDE_OUTPUTS = r"""() => [...document.querySelectorAll('.bd-article .cell_output pre')]
+  .filter(e => e.offsetParent && !e.closest('.kpca-lab, .kpca-explorer'))
+  .filter(e => e.scrollWidth > e.clientWidth + 1)
+  .map(e => [e.scrollWidth - e.clientWidth,
+             getComputedStyle(e).backgroundAttachment.includes('local'),
+             e.textContent.split('\n').reduce((a, l) => (l.length > a.length ? l : a), '').slice(0, 90)])"""
+
+
+@pytest.mark.parametrize("width", WIDTHS, ids=str)
+@pytest.mark.parametrize("name", PAGES, ids=page_id)
+def test_no_printed_output_is_cut_without_a_cue(name, width, server, browser_context):
+    """At 1280 px no printed output scrolls sideways: the chapters print within the 88
+    characters the text column holds. At 390 px a line of 88 characters is wider than the
+    screen: an output that scrolls shows a shadow at the edge that has more to show."""
+    page, problems = open_page(browser_context, server + name)
+    page.set_viewport_size(WIDTHS[width])
+    page.evaluate(OPEN_EVERYTHING)
+    wide = page.evaluate(WIDE_OUTPUTS)
+    page.close()
+    print(f"\n{name} at {width}: {len(wide)} printed outputs scroll sideways")
+    if width == "1280px":
+        assert not wide, wide
+    else:
+        assert all(shadow for _, shadow, _ in wide), [w for w in wide if not w[1]]
+    assert not problems, problems
+
+
+# ------------------------------------------------------------------ reading aids (item 8)
+
+EQUATION_ID = re.compile(r'id="equation-(eq-[A-Za-z0-9-]+)"')
+CODE_AND_OUTPUT = """() => [...document.querySelectorAll('.bd-article .cell_input pre, .bd-article .cell_output pre')]
+  .map(e => e.textContent).join('\\n')"""
+
+
+@pytest.fixture(scope="module")
+def equation_labels(book):
+    """The labels of every numbered equation of the book."""
+    labels = set()
+    for page in (book / "chapters").glob("*.html"):
+        labels.update(EQUATION_ID.findall(page.read_text()))
+    return labels
+
+
+@pytest.mark.parametrize("name", CHAPTER_PAGES, ids=page_id)
+def test_code_and_outputs_name_equations_by_their_numbers(name, book, server, browser_context,
+                                                          equation_labels):
+    """A reader sees (4.4), not eq-kpca-dual: no code line or printed line names an equation
+    by its label."""
+    assert len(equation_labels) > 50
+    page, _ = open_page(browser_context, server + name)
+    text = page.evaluate(CODE_AND_OUTPUT)
+    page.close()
+    named = sorted({label for label in re.findall(r"eq-[A-Za-z0-9-]+", text)
+                    if label.rstrip("-") in equation_labels})
+    print(f"\n{name}: {len(named)} equation labels in code and outputs")
+    assert not named, named
+
+
+SOLUTION_STATE = """(id) => {
+  const solution = document.getElementById(id);
+  return {hidden: solution.classList.contains('toggle-hidden'),
+          top: Math.round(solution.getBoundingClientRect().top), hash: location.hash};
+}"""
+
+
+@pytest.mark.parametrize("width", WIDTHS, ids=str)
+@pytest.mark.parametrize("name", EXERCISE_PAGES, ids=page_id)
+def test_the_link_in_a_solution_title_opens_the_solution(name, width, server, browser_context):
+    """"Solution to Exercise N.M": a click on the link "Exercise N.M" opens the solution (and
+    a second click closes it), as a click on the rest of the title does; the page stays."""
+    page, problems = open_page(browser_context, server + name)
+    page.set_viewport_size(WIDTHS[width])
+    links = page.locator(".solution.toggle > .admonition-title a.reference")
+    if links.count() == 0:
+        page.close()
+        pytest.skip(f"{name} has no solution")
+    link = links.first
+    solution_id = link.evaluate("a => a.closest('.solution').id")
+    link.scroll_into_view_if_needed()
+    before = page.evaluate(SOLUTION_STATE, solution_id)
+    link.click()
+    page.wait_for_timeout(300)
+    opened = page.evaluate(SOLUTION_STATE, solution_id)
+    link.click()
+    page.wait_for_timeout(300)
+    closed = page.evaluate(SOLUTION_STATE, solution_id)
+    page.close()
+    print(f"\n{name} at {width}: before {before}, after a click {opened}, after two {closed}")
+    assert before["hidden"] and not opened["hidden"] and closed["hidden"]
+    # no jump to the exercise: the solution's title stays where it was
+    assert abs(opened["top"] - before["top"]) < 5 and not opened["hash"]
+    assert not problems, problems
+
+
+FOCUS = """() => {
+  const e = document.activeElement;
+  const lab = e && e.closest('.kpca-lab');
+  return {tag: e ? e.tagName : null, text: e ? (e.textContent || '').trim().slice(0, 80) : '',
+          lab: lab ? lab.id : null, skip: e ? e.classList.contains('kpca-skip-link') : false};
+}"""
+LABS = "() => [...document.querySelectorAll('.kpca-lab')].map(lab => lab.id)"
+MAX_TABS_TO_A_SKIP_LINK = 3
+
+
+@pytest.mark.parametrize("name", CHAPTER_PAGES, ids=page_id)
+def test_a_keyboard_reader_reaches_every_lab_from_the_first_tab_stops(name, server,
+                                                                      browser_context):
+    """A skip link per lab among the first Tab stops of the page: Enter on it, then Tab,
+    puts the focus on the lab's first control (instead of 100 to 190 Tab stops)."""
+    page, problems = open_page(browser_context, server + name)
+    labs = page.evaluate(LABS)
+    if not labs:
+        page.close()
+        pytest.skip(f"{name} has no lab")
+    reached = {}
+    for index, lab in enumerate(labs):
+        page.goto(server + name, wait_until="load")
+        page.wait_for_timeout(200)
+        tabs, focus = 0, None
+        while tabs < MAX_TABS_TO_A_SKIP_LINK + index:
+            page.keyboard.press("Tab")
+            tabs += 1
+            focus = page.evaluate(FOCUS)
+            if focus["skip"] and lab in page.evaluate(
+                "() => document.activeElement.getAttribute('href')"
+            ):
+                break
+        else:
+            reached[lab] = f"no skip link within {tabs} Tab stops (last focus: {focus})"
+            continue
+        page.keyboard.press("Enter")
+        page.wait_for_timeout(100)
+        page.keyboard.press("Tab")
+        focus = page.evaluate(FOCUS)
+        print(f"\n{name}: {tabs} Tab stops to the skip link of {lab}; then in the lab on "
+              f"{focus['tag']}")
+        if focus["lab"] != lab:
+            reached[lab] = f"Enter then Tab left the focus outside the lab: {focus}"
+    page.close()
+    assert not reached, reached
+    assert not problems, problems
+
+
+def test_the_intro_says_where_the_labs_are(book):
+    """The intro tells a reader that the pages hold labs, with a link to every page that has
+    one (found in the built pages, so a new lab needs a new link)."""
+    with_labs = sorted(page.relative_to(book).as_posix() for page in (book / "chapters").glob("*.html")
+                       if 'class="kpca-lab ' in page.read_text())
+    assert len(with_labs) >= 6, with_labs
+    intro = (book / "intro.html").read_text()
+    linked = set(re.findall(r'href="(chapters/[^"#]+\.html)"', intro))
+    assert set(with_labs) <= linked, sorted(set(with_labs) - linked)
+    assert re.search(r"\blabs?\b", re.sub(r"<[^>]+>", " ", intro))
+
+
+# the first line of a builtin type's docstring, which autodoc shows for an undocumented
+# property or attribute that overrides a class attribute of that type
+BUILTIN_DOCSTRINGS = ("bool(x) -&gt; bool", "bool(x) -> bool", "int([x]) -&gt; integer",
+                      "int([x]) -> integer", "float(x=0, /)", "str(object=&#39;&#39;)",
+                      "The builtins True and False")
+
+
+@pytest.mark.parametrize("name", PAGES, ids=page_id)
+def test_no_page_documents_a_name_with_a_builtins_docstring(name, book):
+    html = (book / name).read_text()
+    found = [text for text in BUILTIN_DOCSTRINGS if text in html]
+    assert not found, found
