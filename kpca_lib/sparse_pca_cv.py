@@ -1,14 +1,14 @@
 """Choosing sparse PCA's alpha on held-out entries (element-wise cross-validation).
 
 Row-wise cross-validation of a factorisation fits the codes of each held-out
-row on that row itself, which favours flexible (less sparse) spans, and it
-changes the number of rows, hence the scale of alpha. Holding out *entries*
-avoids both (Bro et al. 2008, "the EM variant"): the entries of one fold are
-hidden, filled in by the current fit, the fit is redone on the filled matrix,
-and so on a few times (an expectation-maximisation style imputation); the
-error is then measured on the hidden entries only, which the fit never saw.
-Every fit keeps all n rows, so alpha needs no rescaling between the folds and
-the full data.
+row on that row itself, so the row is not really unseen, and it cannot choose
+the number of components. Holding out *entries* avoids both (Bro et al. 2008,
+"the EM variant"): the entries of one fold are hidden, filled in by the current
+fit, the fit is redone on the filled matrix, and so on a few times (an
+expectation-maximisation style imputation); the error is then measured on the
+hidden entries only, which the fit never saw. Every fit keeps all n rows; the
+fill still moves the scale of the data a little, so compare alphas as fractions
+of the data's own threshold rather than as raw values.
 """
 
 import numpy as np
