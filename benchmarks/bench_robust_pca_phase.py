@@ -7,11 +7,12 @@ primal and dual residuals at most 1e-7, at most 1000 sweeps). Each split is
 classified by :func:`kpca_lib.explorers.pcp_verdict`: recovered (converged,
 relative error of L below 1e-3), PCP fails (certified: a feasible point
 with a PCP objective below that of the planted split), or solver not
-converged. Each is also classified "certified both ways" by
+converged. Each is also classified with certified verdicts by
 :func:`kpca_lib.explorers.pcp_certified_verdict`: a recovery is certified when
 the planted split's objective is within 1e-5 (relative) of the dual lower
 bound that ``kl.robust_pca`` returns; a converged run that is neither a
-certified recovery nor a certified failure is a near-tie at this tolerance,
+certified recovery nor a certified failure is a near-tie (another split within
+1e-6 of the planted one in objective),
 and a run that reached max_iter is kept apart. (The review of the first version of the appendix found that 104
 of its 321 "failures", run with a primal-only stop, were the solver's.)
 
@@ -51,7 +52,7 @@ def report(out):
         print(f"certified failures: objective below the planted one by at least "
               f"{out.objective_margin[failed].min():.1e} relative (threshold 1e-6)")
     fine = np.bincount(out.certified_verdict.ravel(), minlength=len(CERTIFIED_VERDICTS))
-    print("certified both ways (dual lower bound):")
+    print("certified verdicts (dual lower bound):")
     for code, name in enumerate(CERTIFIED_VERDICTS):
         print(f"{name:>24}: {fine[code]:4d} of {out.verdict.size}")
     certified = out.certified_verdict == 0

@@ -25,6 +25,7 @@ from .proximal import project_unit_ball, singular_value_threshold, soft_threshol
 from .matrix_completion import MatrixCompletionResult, complete_matrix
 from .robust_pca import RobustPCAResult, robust_pca
 from .godec import GoDecResult, godec
+from .l1_low_rank import L1LowRankResult, l1_low_rank, l1_regression
 from .sparse_pca import SparsePCA
 
 __all__ = [
@@ -55,6 +56,9 @@ __all__ = [
     "MatrixCompletionResult",
     "godec",
     "GoDecResult",
+    "l1_low_rank",
+    "l1_regression",
+    "L1LowRankResult",
 ]
 
 __version__ = "0.1.0"

@@ -74,7 +74,7 @@ def _keep_largest(R, cardinality):
     return S
 
 
-def godec(M, rank, cardinality, *, tol=1e-12, max_iter=1000):
+def godec(M, rank, cardinality, *, tol=1e-12, max_iter=1000, callback=None):
     """Split ``M`` into rank ``rank`` plus ``cardinality`` sparse entries (GoDec).
 
     Parameters
@@ -90,6 +90,9 @@ def godec(M, rank, cardinality, *, tol=1e-12, max_iter=1000):
     max_iter : int, default=1000
         The largest number of sweeps; a :class:`ConvergenceWarning` is issued
         when it is reached.
+    callback : callable or None, default=None
+        Called as ``callback(n_iter, L, S)`` after each sweep (e.g. to record
+        the error against a known ``L0`` sweep by sweep without re-running).
 
     Returns
     -------
@@ -101,6 +104,8 @@ def godec(M, rank, cardinality, *, tol=1e-12, max_iter=1000):
     ValueError
         If ``M`` is not a finite 2-d array, or ``rank``, ``cardinality``,
         ``tol`` or ``max_iter`` is out of range.
+    TypeError
+        If ``callback`` is neither callable nor None.
 
     References
     ----------
@@ -124,6 +129,8 @@ def godec(M, rank, cardinality, *, tol=1e-12, max_iter=1000):
     cardinality = check_int(cardinality, "cardinality", minimum=0, maximum=M.size)
     tol = check_real(tol, "tol", minimum=0.0)
     max_iter = check_int(max_iter, "max_iter", minimum=1)
+    if callback is not None and not callable(callback):
+        raise TypeError(f"callback must be callable or None, got {type(callback).__name__}")
     norm_M = np.linalg.norm(M)
     if norm_M == 0.0:
         zeros = np.zeros_like(M)
@@ -137,6 +144,8 @@ def godec(M, rank, cardinality, *, tol=1e-12, max_iter=1000):
             L = _truncated_svd(M - S, rank)
             S = _keep_largest(M - L, cardinality)
             misfit.append(np.linalg.norm(M - L - S) / norm_M)
+            if callback is not None:
+                callback(n_iter, L, S)
             if np.linalg.norm(L - L_previous) <= tol * norm_M:
                 converged = True
                 break

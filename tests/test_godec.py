@@ -76,3 +76,16 @@ def test_bad_matrix_is_refused():
         godec(M, rank=1, cardinality=1)
     with pytest.raises(ValueError):
         godec(np.ones(5), rank=1, cardinality=1)
+
+
+def test_callback_sees_every_sweep_and_the_final_split():
+    rng = np.random.default_rng(5)
+    L0 = rng.standard_normal((20, 2)) @ rng.standard_normal((2, 15))
+    seen = []
+    fit = godec(L0, rank=2, cardinality=3, max_iter=7,
+                callback=lambda n_iter, L, S: seen.append((n_iter, L.copy(), S.copy())))
+    assert [n for n, _, _ in seen] == list(range(1, fit.n_iter + 1))
+    np.testing.assert_array_equal(seen[-1][1], fit.L)
+    np.testing.assert_array_equal(seen[-1][2], fit.S)
+    with pytest.raises(TypeError, match="callback"):
+        godec(L0, rank=2, cardinality=3, callback=3)

@@ -40,7 +40,7 @@ _OBJECTIVE_MARGIN = 1e-6
 _CERTIFIED_GAP = 1e-5
 #: The outcomes of :func:`pcp_certified_verdict`, in the order of its codes 0 to 3.
 CERTIFIED_VERDICTS = ("recovered (certified)", "PCP fails (certified)",
-                      "near-tie (undecided)", "max_iter reached")
+                      "near-tie (objective within 1e-6)", "max_iter reached")
 
 
 def pcp_verdict(fit, L0, S0, M):
@@ -84,21 +84,24 @@ def _pcp_objective(L, S, lam):
 
 
 def pcp_certified_verdict(fit, L0, S0, M):
-    """Whether a PCP split recovered ``(L0, S0)``, certified both ways.
+    """Whether a PCP split recovered ``(L0, S0)``, with certificates either way.
 
     With ``f`` the PCP objective and ``b = fit.lower_bound`` (from the dual,
     below the optimum by weak duality):
 
     * 0, recovered (certified): the solver converged, ``||L - L0||_F <
       1e-3 ||L0||_F`` and ``(f(L0, S0) - b) / f(L0, S0) <= 1e-5``: the
-      planted split is within ``1e-5`` (relative) of the optimum;
+      planted split is within ``1e-5`` (relative) of the optimum (near-
+      optimality, not uniqueness: exact recovery would need the strict dual
+      certificate of Candes et al. 2011, Section 2.3);
     * 1, PCP fails (certified): ``(L, M - L)`` has an objective below
       ``f(L0, S0)`` by more than ``1e-6`` relative (as in :func:`pcp_verdict`);
-    * 2, near-tie (undecided): the solver converged, but neither holds: a
-      split at least ``1e-3`` (relative) from ``L0`` whose objective is not
-      below the planted one by more than ``1e-6``: the two are too close in
-      objective to tell apart at the solver's tolerance (or the bound is not
-      tight enough to certify the recovery);
+    * 2, near-tie (objective within 1e-6): the solver converged, but neither
+      holds: typically a split at least ``1e-3`` (relative) from ``L0`` whose
+      objective is below the planted one by less than ``1e-6`` (when below by
+      more than round-off, the planted split is not the minimiser, but another
+      split is within ``1e-6`` of it in objective: the edge where uniqueness
+      is lost), or a recovery the bound is not tight enough to certify;
     * 3, max_iter reached: the solver did not converge and no failure is
       certified.
 
