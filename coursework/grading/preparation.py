@@ -28,7 +28,7 @@ from ..authoring.exercises import CHECK_MARKER, METADATA_KEY
 from ..isolation.kernel_launcher import KERNEL_NAME
 from .submissions import SubmissionProblem, short
 
-__all__ = ["Role", "RunPlan", "strip_nbval_markers", "build_run_notebook", "setup_source", "student_places",
+__all__ = ["Role", "RunPlan", "time_units", "UNITS_KEY", "strip_nbval_markers", "build_run_notebook", "setup_source", "student_places",
            "KERNEL_NAME"]
 
 
@@ -161,6 +161,24 @@ def setup_source():
     ])
 
 
+# the run notebook's metadata key for the time units of its cells (read by coursework.isolation.execution)
+UNITS_KEY = "kpca_grader_units"
+
+
+def time_units(roles):
+    """The time limit each cell of the run notebook counts against: its exercise, or its own.
+
+    An exercise's graded cells and hidden checks share one limit (the exercise
+    is one answer); every other cell of the submission has its own; the
+    grader's setup cell has none (the notebook's limit alone bounds it).
+
+    >>> time_units([Role("setup"), Role("student", None, 0), Role("graded", "e1", 1), Role("hidden", "e1", 1, 1)])
+    [None, 'cell 0', 'exercise e1', 'exercise e1']
+    """
+    return [None if role.kind == "setup" else f"exercise {role.exercise}" if role.kind in ("graded", "hidden")
+            else f"cell {role.cell}" for role in roles]
+
+
 def build_run_notebook(submission, reference):
     """The notebook that nbval runs for a submission.
 
@@ -209,5 +227,6 @@ def build_run_notebook(submission, reference):
         for check in reference.hidden.get(key, []) if key else []:
             cells.append(_hidden_cell(check))
             roles.append(Role("hidden", check.exercise, number, check.number, part=key[1]))
-    metadata = {"kernelspec": {"name": KERNEL_NAME, "display_name": "grader", "language": "python"}}
+    metadata = {"kernelspec": {"name": KERNEL_NAME, "display_name": "grader", "language": "python"},
+                UNITS_KEY: time_units(roles)}
     return RunPlan(new_notebook(cells=cells, metadata=metadata), roles, problems, student_places(submission))
