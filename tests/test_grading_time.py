@@ -13,6 +13,8 @@ the outputs.
 """
 
 import csv
+import subprocess
+import sys
 
 import nbformat
 import pytest
@@ -82,3 +84,88 @@ def test_the_feedback_says_which_exercise_timed_out_and_that_it_cost_its_points(
         assert "not reached" not in feedback
     ben = (base / "feedback" / "ben" / "07_syn.md").read_text()
     assert "Hidden check 1 (your functions called on inputs you have not seen): timed out" in ben
+
+
+# ---------------------------------------------------------------- item 2: the machine's load costs no points
+
+BURN = "_start = __import__('time').process_time()\nwhile __import__('time').process_time() - _start < {seconds}:\n" \
+       "    pass\n"
+CLASS_SIZE = 10
+
+
+@pytest.fixture(scope="module")
+def busy(tmp_path_factory):
+    """A class of correct notebooks graded with --jobs 2 while two CPU-bound processes run beside it.
+
+    The chapter's set-up cell (a book cell) and the student's answer each use about 2 s of processor
+    time; each exercise and cell may take 5 s. On this 2-core machine, with the two busy processes
+    and two kernels at once, every one of them takes several times that in wall-clock time.
+    """
+    base = tmp_path_factory.mktemp("busy")
+    chapter = chapter_7()
+    chapter.cells[1].source += "\n" + BURN.format(seconds=2)
+    student = make_student_notebook(chapter, name="07_syn.ipynb")
+    (base / "reference").mkdir()
+    nbformat.write(chapter, base / "reference" / "07_syn.ipynb")
+    done = solved(student, chapter)
+    answer = with_sources(done, BURN.format(seconds=2) + stubs(done)[0].source)
+    for number in range(CLASS_SIZE):
+        (base / "submissions" / f"s{number:02d}").mkdir(parents=True)
+        nbformat.write(answer, base / "submissions" / f"s{number:02d}" / "07_syn.ipynb")
+    burners = [subprocess.Popen([sys.executable, "-c", "while True:\n    pass"]) for _ in range(2)]
+    try:
+        process = start(grade_command("submissions", "--reference", "reference", "--report", "report.csv",
+                                      "--gradebook", "gradebook.csv", "--feedback", "feedback",
+                                      "--exercise-timeout", "5", "--jobs", "2"), base)
+        returncode, stdout, stderr = finish(process)
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+    with open(base / "gradebook.csv", newline="") as file:
+        rows = {row["student"]: row for row in csv.DictReader(file)}
+    return base, returncode, stdout, stderr, rows
+
+
+def test_a_busy_machine_costs_no_correct_notebook_any_point(busy):
+    base, returncode, stdout, stderr, rows = busy
+    students = [f"s{number:02d}" for number in range(CLASS_SIZE)]
+    assert {who: (rows[who]["status"], rows[who]["points"]) for who in students} == {
+        who: ("graded", "5") for who in students}, stdout + stderr
+    assert returncode == 0 and stdout.splitlines()[-1] == f"{CLASS_SIZE} notebooks: {CLASS_SIZE} passed, 0 failed"
+
+
+def test_the_graders_own_timeout_is_graded_again_alone_then_an_error_never_a_zero(tmp_path, monkeypatch):
+    """The notebook's backstop (not an exercise's limit) is the grader's trouble: graded again alone, after
+    the others; if it comes back, the status is error (re-grade), never graded with 0."""
+    import io
+
+    from coursework.grading import session
+    from coursework.isolation.execution import RunResult
+
+    chapter = chapter_7()
+    (tmp_path / "reference").mkdir()
+    nbformat.write(chapter, tmp_path / "reference" / "07_syn.ipynb")
+    done = solved(make_student_notebook(chapter, name="07_syn.ipynb"), chapter)
+    for who in ("ann", "ben"):
+        (tmp_path / "submissions" / who).mkdir(parents=True)
+        nbformat.write(done, tmp_path / "submissions" / who / "07_syn.ipynb")
+    folders = []
+
+    def backstop(notebook, folder, isolation, limits, hidden):  # every run reaches the notebook's backstop
+        folders.append(folder.name)
+        records = [{"event": "collected", "cells": 4}, {"event": "start", "cell": 1},
+                   {"event": "cell", "cell": 0, "when": "call", "outcome": "passed", "compared": False},
+                   {"event": "timeout", "cell": 1}]
+        return RunResult(records, 0, "", 1.0)
+
+    monkeypatch.setattr(session, "run_notebook", backstop)
+    notes = io.StringIO()
+    outcomes = session.grade(tmp_path / "submissions" / "ann", tmp_path / "reference", precheck=False,
+                             stream=io.StringIO(), notes=notes)
+    assert folders == ["000", "000-alone"]
+    assert "graded again alone at the end" in notes.getvalue()
+    [outcome] = outcomes
+    assert not outcome.ran and outcome.chapter == "07_syn.ipynb"  # the gradebook's status: error
+    assert outcome.verdict.reasons[0].startswith("timed out after 900 s (in Cell 0), and again when graded alone: "
+                                                 "the grader could not grade it (not the student's fault)")

@@ -66,6 +66,9 @@ class Verdict:
     checks: dict = field(default_factory=dict)
     # what cost nothing but the student should know: a correct function that also printed or warned
     remarks: list = field(default_factory=list)
+    # the grader's trouble, not the student's (the notebook's backstop, the grader's own setup cell):
+    # the submission is graded again alone, and is an error if the trouble comes back
+    trouble: str = None
 
     @property
     def passed(self):
@@ -356,6 +359,10 @@ def interpret(plan, run, limits, reference):
             verdict.exercises[role.exercise].append(text)
     if stopped is not None:
         verdict.reasons.append(stopped)
+    if run.events("timeout"):  # the backstop: the exercises have their own limits, on the student's time
+        verdict.trouble = stopped
+    elif plan.roles and plan.roles[0].kind == "setup" and (results.get(0) or {}).get("outcome", "passed") != "passed":
+        verdict.trouble = "the grader's setup cell failed (its kernel did not start in time?)"
     _require_every_exercise(plan, results, verdict, reference)
     _missing_checks(plan, verdict, reference)
     sources = [check.source for checks in reference.hidden.values() for check in checks]

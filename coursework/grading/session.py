@@ -204,24 +204,41 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
             root.chmod(0o711)
         hidden = [Path(reference).resolve(), Path(base).resolve(), root.resolve()]
 
-        def work(numbered):
+        def work(numbered, again=""):
             number, path = numbered
             start = time.monotonic()
 
             def run(notebook, left):
-                return run_notebook(notebook, root / f"{number:03d}", isolation, left, hidden)
+                return run_notebook(notebook, root / f"{number:03d}{again}", isolation, left, hidden)
 
             return *_grade_one(path, references, run, limits, start), time.monotonic() - start
 
         single = Path(submissions).is_file() or Path(submissions).is_symlink()
+
+        def record(path, verdict, chapter, ran, places, seconds):
+            name = shown_name(path.relative_to(base) if path != base else path.name)
+            who = (student or shown_name(Path(path).resolve().parent.name)) if single or (
+                path.parent == base and path.name in references) else student_of(path, base)
+            outcomes.append(Outcome(path, name, who, verdict, seconds, chapter, ran, places))
+            print(summary_line(name, verdict), file=stream, flush=True)
+            return chapter
+
+        again = []  # the grader's trouble (the machine too busy?): graded again alone, after the others
         with ThreadPoolExecutor(max_workers=jobs) as pool:
-            for path, (verdict, chapter, ran, places, seconds) in zip(paths, pool.map(work, enumerate(paths))):
-                name = shown_name(path.relative_to(base) if path != base else path.name)
-                who = (student or shown_name(Path(path).resolve().parent.name)) if single or (
-                    path.parent == base and path.name in references) else student_of(path, base)
-                outcomes.append(Outcome(path, name, who, verdict, seconds, chapter, ran, places))
-                used |= {chapter} - {None}
-                print(summary_line(name, verdict), file=stream, flush=True)
+            for number, (path, result) in enumerate(zip(paths, pool.map(work, enumerate(paths)))):
+                if result[0].trouble:
+                    print(f"note: {shown_name(path.relative_to(base) if path != base else path.name)}: "
+                          f"{result[0].trouble}: graded again alone at the end", file=notes, flush=True)
+                    again.append((number, path))
+                    continue
+                used |= {record(path, *result)} - {None}
+        for number, path in again:
+            verdict, chapter, ran, places, seconds = work((number, path), again="-alone")
+            if verdict.trouble:  # never the student's 0: an error, graded again by the instructor
+                verdict, ran = Verdict([f"{verdict.trouble}, and again when graded alone: the grader could not "
+                                        "grade it (not the student's fault); grade it again later, or with a "
+                                        "larger --timeout"]), False
+            used |= {record(path, verdict, chapter, ran, places, seconds)} - {None}
     for folder in found.too_deep:  # one line for the upload, the others were graded
         name = shown_name(folder.relative_to(base))
         verdict = Verdict([f"folders nested deeper than {MAX_DEPTH} levels: not searched"])

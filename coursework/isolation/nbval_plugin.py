@@ -10,7 +10,9 @@ Loaded by the runner (:mod:`coursework.isolation.nbval_runner`) into ``pytest --
 * counts the bytes a kernel sends as they arrive, and stops the run past the cap
   or as soon as the kernel dies;
 * gives each exercise (its graded cells and hidden checks) and each other cell
-  its own time limit (``unit_seconds``): past it, the kernel is interrupted, the
+  its own time limit (``unit_seconds``) of the student's time (wall-clock time
+  less the time the kernel waited for a processor: :mod:`coursework.isolation.clock`,
+  so that the machine's load costs no student anything): past it, the kernel is interrupted, the
   run goes on with the next cell, and the exercise's remaining cells are not
   run (a ``cell-timeout`` record says which cell); a kernel that does not stop
   when interrupted ends the run (``uninterruptible``);
@@ -32,6 +34,7 @@ from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.manager import KernelManager
 from nbval.plugin import IPyNbCell, NbCellError
 
+from .clock import StudentClock
 from .kernel_launcher import KERNEL_NAME, kernel_argv
 from .processes import kill_descendants
 
@@ -93,7 +96,8 @@ class GraderPlugin:
         self.units = [unit if isinstance(unit, str) else None for unit in settings.get("units") or []]
         self.unit_seconds = settings.get("unit_seconds")
         self.running = None  # the cell whose code the kernel runs now (its call), or None
-        self.spent = {}  # seconds used by each time unit
+        self.spent = {}  # the student's seconds used by each time unit (coursework.isolation.clock)
+        self.waited = {}  # and the seconds its kernel waited for a processor meanwhile
         self.timed_out = set()  # the time units that used up their time
 
     # -- the kernel ------------------------------------------------------------
@@ -202,11 +206,13 @@ class GraderPlugin:
         if not self.unit_seconds:
             return
         interrupted = None  # (cell, when)
+        clock = StudentClock()  # wall-clock time less the kernel's wait for a processor
         last = time.monotonic()
         while True:
             time.sleep(_TICK)
             now = time.monotonic()
-            used, last = now - last, now
+            used, waited = clock.tick(now - last)
+            last = now
             cell = self.running
             unit = self.unit(cell)
             if cell is None or unit is None:
@@ -219,10 +225,11 @@ class GraderPlugin:
             if unit in self.timed_out:
                 continue
             self.spent[unit] = self.spent.get(unit, 0.0) + used
+            self.waited[unit] = self.waited.get(unit, 0.0) + waited
             if self.spent[unit] > self.unit_seconds:
                 self.timed_out.add(unit)
                 self.report({"event": "cell-timeout", "cell": cell, "unit": unit,
-                             "spent": round(self.spent[unit], 1)})
+                             "spent": round(self.spent[unit], 1), "waited": round(self.waited[unit], 1)})
                 interrupted = (cell, now)
                 self._interrupt()
 
