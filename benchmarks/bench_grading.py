@@ -1,22 +1,35 @@
-"""Speed of grading: one notebook, and a folder of 30 submissions of chapter 1.
+"""Speed of grading: one notebook, a folder of 30 submissions of chapter 1, and a class of chapter 4.
 
-Prints a table. The baseline, measured in the same run, is plain
+Prints two tables.
+
+Chapter 1: the baseline, measured in the same run, is plain
 ``pytest --nbval-lax`` on one solved student notebook of chapter 1 (no
 cleaning, no hidden checks, no sandbox, no limits). Then ``python -m coursework
 grade`` on one notebook (with the grader's default isolation, and with
 ``--sandbox`` where bubblewrap works and the default is not already the
 sandbox), and on a folder of 30 submissions (20 solved, 5 as handed out, 5
 wrong) with ``--jobs 1`` and ``--jobs 2``. Single notebooks: best of
-``--repeats`` runs; folders: one run each. The machine is shared, so times
-are noisy: compare ratios within one run.
+``--repeats`` runs; folders: one run each.
+
+Chapter 4 (issue 39, item 3): a class of ``--class-size`` submissions (2/3
+solved, 1/6 as handed out, 1/6 with a wrong answer) graded with ``--jobs 2``
+(and ``--sandbox`` where it works) by the new route (the cells the graded cells
+need, the whole notebook again only when that run fails) and by today's route
+(``--all-cells``: every cell of every submission), in the same run; seconds per
+notebook, the ratio, and a class of 60 extrapolated from each.
+
+The machine is shared, so times are noisy: compare ratios within one run, and
+read the load average printed with each table.
 
 Run from the repository root::
 
-    .venv/bin/python benchmarks/bench_grading.py [--submissions 30] [--repeats 3]
+    .venv/bin/python benchmarks/bench_grading.py [--submissions 30] [--repeats 3] [--class-size 12]
+    .venv/bin/python benchmarks/bench_grading.py --only-chapter-4 --class-size 12
 """
 
 import argparse
 import copy
+import os
 import subprocess
 import sys
 import tempfile
@@ -26,11 +39,12 @@ from pathlib import Path
 import nbformat
 
 from coursework import make_student_notebook
-from coursework.authoring.exercises import CHECK_MARKER, METADATA_KEY
+from coursework.authoring.exercises import CHECK_MARKER, METADATA_KEY, solution_cells
 from coursework.isolation.sandbox import GraderError, choose_isolation
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTER = ROOT / "chapters" / "01_pca.ipynb"
+CHAPTER_4 = ROOT / "chapters" / "04_kernel_pca.ipynb"
 
 
 def submissions(count):
@@ -67,11 +81,67 @@ def grade_command(folder, *options):
             "--report", str(Path(folder).parent / "report.csv"), *options]
 
 
+def chapter_4_class(count):
+    """``count`` submissions of chapter 4: 2/3 solved, 1/6 as handed out, 1/6 with a wrong first answer."""
+    chapter = nbformat.read(CHAPTER_4, as_version=4)
+    student = make_student_notebook(chapter, name=CHAPTER_4.name)
+    solutions = [chapter.cells[found.index] for found in solution_cells(chapter) if not found.hidden]
+    solved = copy.deepcopy(student)
+    stubs = [c for c in solved.cells if c.cell_type == "code" and METADATA_KEY in c.metadata]
+    for stub, solution in zip(stubs, solutions, strict=True):
+        stub.source = f"{CHECK_MARKER}\n{solution.source}"
+    wrong = copy.deepcopy(solved)
+    first = next(c for c in wrong.cells if c.cell_type == "code" and METADATA_KEY in c.metadata)
+    first.source = first.source.replace("return ", "return 1.5 * ", 1)
+    return [solved] * (count - 2 * (count // 6)) + [student] * (count // 6) + [wrong] * (count // 6)
+
+
+def load():
+    return "load average " + " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def chapter_4_table(scratch, count, sandbox):
+    """Seconds per notebook of a chapter-4 class, new route against today's, and a class of 60 extrapolated."""
+    folder = scratch / "chapter_4"
+    for number, nb in enumerate(chapter_4_class(count)):
+        (folder / f"student{number:02d}").mkdir(parents=True)
+        nbformat.write(nb, folder / f"student{number:02d}" / CHAPTER_4.name)
+    options = ["--jobs", "2"] + (["--sandbox"] if sandbox else [])
+    rows = []
+    for label, extra in [("today's route (--all-cells)", ["--all-cells"]), ("new route (needed cells)", [])]:
+        before = load()
+        seconds, completed = timed(grade_command(folder, *options, *extra), scratch)
+        passed = completed.stdout.count("\nPASS") + completed.stdout.startswith("PASS")
+        rows.append((label, seconds, passed, before, load()))
+    print(f"\nchapter 4, a class of {count} ({len(chapter_4_class(count)) - 2 * (count // 6)} solved), "
+          f"grade {' '.join(options)}")
+    print(f"{'route':30s} {'total s':>8s} {'PASS':>5s} {'s/notebook':>10s} {'vs today':>9s} "
+          f"{'class of 60':>12s}  load (start -> end)")
+    today = rows[0][1] / count
+    for label, seconds, passed, before, after in rows:
+        per = seconds / count
+        print(f"{label:30s} {seconds:8.1f} {passed:5d} {per:10.2f} {per / today:8.2f}x "
+              f"{60 * per / 60:9.1f} min  {before} -> {after}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--submissions", type=int, default=30)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--class-size", type=int, default=12)
+    parser.add_argument("--only-chapter-4", action="store_true", help="skip the chapter 1 table")
     args = parser.parse_args()
+    try:
+        sandbox_works = choose_isolation(True).mode == "bwrap"
+    except GraderError:
+        sandbox_works = False
+    if not args.only_chapter_4:
+        chapter_1_table(args)
+    with tempfile.TemporaryDirectory(prefix="bench-grading-") as scratch:
+        chapter_4_table(Path(scratch), args.class_size, sandbox_works)
+
+
+def chapter_1_table(args):
     solved, kinds = submissions(args.submissions)
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-grading-") as scratch:

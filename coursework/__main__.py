@@ -59,6 +59,9 @@ def _parser():
                        help="seconds each exercise may take, its graded cell and hidden checks together (and "
                             "each other cell): past them it is interrupted, its unfinished checks earn nothing, "
                             "and grading goes on with the next exercise (default: 60)")
+    grade.add_argument("--all-cells", action="store_true",
+                       help="run every cell of every submission (by default a run leaves out the book's figures "
+                            "and tables that no graded cell needs, and runs the whole notebook when it fails)")
     grade.add_argument("--timeout", type=float, default=900,
                        help="wall-clock seconds allowed per notebook, the grader's backstop (default: 900)")
     grade.add_argument("--max-output-mb", type=float, default=20,
@@ -171,7 +174,8 @@ def _grade(args):
     report = args.report or time.strftime("grading-report-%Y%m%d-%H%M%S.csv")
     exports = _exports(args)
     outcomes = grade(args.submissions, args.reference, limits=limits, sandbox=args.sandbox,
-                     jobs=args.jobs, report=report, student=args.student, records=_records(args))
+                     jobs=args.jobs, report=report, student=args.student, records=_records(args),
+                     prune=not args.all_cells)
     for lms, output in exports:
         _export(args.gradebook, output, lms, args.roster, [])
     return 1 if any(not outcome.verdict.passed for outcome in outcomes) else 0

@@ -63,11 +63,30 @@ class Outcome:
     places: list = None
 
 
-def _grade_one(path, references, run, limits, start):
+def _full_run_needed(verdict):
+    """Whether a run of the needed cells alone lost points in a way the left-out book cells might explain.
+
+    A check that failed for any reason but time does; a failed cell outside
+    the exercises (a note, no point lost) does not: the cells it reads were run.
+    """
+    if verdict.trouble:
+        return False
+    timed = ("timed out", "not run: its exercise")
+    return any(not check.passed and not (check.reason or "").startswith(timed) and "deleted" not in (check.reason or "")
+               for check in verdict.checks.values())
+
+
+def _grade_one(path, references, run, limits, start, prune=True):
     """The verdict of one submission, the chapter it answers (None if unknown), whether it ran, and its places.
 
     Any failure of the submission becomes a reason. Reading and preparing it
     count against its time limit (``start`` is when its grading began).
+
+    With ``prune``, the run leaves out the book's cells that nothing graded
+    needs (:func:`coursework.grading.preparation.needed_cells`); if a check
+    fails in that run for any reason but time, the submission is run again
+    whole and that run is its verdict: leaving cells out never costs a point,
+    and a correct notebook is graded in one short run.
     """
     chapter = None
     try:
@@ -76,11 +95,15 @@ def _grade_one(path, references, run, limits, start):
         chapter = reference.name
         if not reference.graded and not reference.hidden:
             raise SubmissionProblem(f"{shown_name(chapter)} has no graded exercise: there is nothing to grade")
-        plan = build_run_notebook(submission, reference)
+        plan = build_run_notebook(submission, reference, prune=prune)
+        whole = build_run_notebook(submission, reference) if prune else plan
         left = limits.timeout - (time.monotonic() - start)
         if left < 1:
             raise SubmissionProblem(f"timed out after {limits.timeout:g} s while being read and prepared")
         verdict = interpret(plan, run(plan.notebook, replace(limits, timeout=left)), limits, reference)
+        left = limits.timeout - (time.monotonic() - start)
+        if len(whole.roles) != len(plan.roles) and _full_run_needed(verdict) and left >= 1:
+            verdict = interpret(whole, run(whole.notebook, replace(limits, timeout=left)), limits, reference)
         return verdict, chapter, True, plan.places
     except SubmissionProblem as problem:  # an unreadable file named like a chapter is that chapter's error
         chapter = chapter or (Path(path).name if Path(path).name in references else None)
@@ -137,7 +160,8 @@ def _warn_unhidden(references, used, notes):
 
 
 def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, report=None,
-          stream=sys.stdout, notes=sys.stderr, isolation=None, student=None, records=None, precheck=True):
+          stream=sys.stdout, notes=sys.stderr, isolation=None, student=None, records=None, precheck=True,
+          prune=True):
     """Grade every notebook of ``submissions`` against the chapters in ``reference``.
 
     Parameters
@@ -165,6 +189,10 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
     precheck : bool, default=True
         Before any submission runs, import every module the chapters import in a
         kernel isolated as the submissions' are (:mod:`coursework.grading.precheck`).
+    prune : bool, default=True
+        Run only the cells the graded cells and hidden checks need, and the
+        whole notebook only when that run fails (:func:`_grade_one`); False runs
+        every cell of every submission.
 
     Returns
     -------
@@ -207,11 +235,14 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
         def work(numbered, again=""):
             number, path = numbered
             start = time.monotonic()
+            runs = []
 
             def run(notebook, left):
-                return run_notebook(notebook, root / f"{number:03d}{again}", isolation, left, hidden)
+                runs.append(notebook)  # a second run (the whole notebook) gets a folder of its own
+                folder = root / (f"{number:03d}{again}" + (f"-{len(runs)}" if len(runs) > 1 else ""))
+                return run_notebook(notebook, folder, isolation, left, hidden)
 
-            return *_grade_one(path, references, run, limits, start), time.monotonic() - start
+            return *_grade_one(path, references, run, limits, start, prune), time.monotonic() - start
 
         single = Path(submissions).is_file() or Path(submissions).is_symlink()
 
