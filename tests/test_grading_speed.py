@@ -49,6 +49,18 @@ def test_the_rule_keeps_what_a_later_cell_reads_or_what_changes_it_and_drops_the
     assert 3 in needed_cells(book[:3] + ["fig = plot(X * 2)"] + book[4:7] + student, {8}, book)
 
 
+def test_a_loops_target_and_a_comprehensions_variable_are_their_own_and_a_rebinding_ends_a_need():
+    book = ["import numpy as np", "ax = 1\nring = 2", "X = np.ones(3)", "fig, axes = subplots()\nfor ax in axes:\n"
+            "    ax.plot(X)", "centres = [X[ring] for ring in range(3)]", "X = np.zeros(3)"]
+    student = ["print(X.sum(), centres)"]
+    # the figure's loop reads its own ax, the comprehension its own ring: cell 1 is not needed; the
+    # last X = ... rebinds X, so cell 2 is needed only through the comprehension (cell 4)
+    assert needed_cells(book + student, {6}, book) == {0, 2, 4, 5, 6}
+    assert needed_cells(book[:4] + book[5:] + ["print(X.sum())"], {5}, book) == {0, 4, 5}
+    # a book cell that imports everything of a module binds what cannot be told: always run
+    assert 0 in needed_cells(["from numpy import *", "print(1)"], {1}, ["from numpy import *"])
+
+
 def test_chapter_4s_benchmarks_and_figures_are_left_out_and_its_graded_cells_kept():
     reference = load_references(ROOT / "chapters")["04_kernel_pca.ipynb"]
     answer = solved("04_kernel_pca.ipynb")

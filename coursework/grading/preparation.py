@@ -228,6 +228,22 @@ class _Scopes(ast.NodeVisitor):
     def visit_Lambda(self, node):
         self._function(node, [node.body])
 
+    def _comprehension(self, node):
+        # its targets are its own (Python 3): [f(x) for x in xs] reads xs and f, not an x of the cells before
+        names = {n.id for generator in node.generators for n in ast.walk(generator.target)
+                 if isinstance(n, ast.Name)}
+        self.visit(node.generators[0].iter)
+        self.locals.append(names)
+        for generator in node.generators:
+            for part in [generator.target, *generator.ifs] + ([generator.iter] if generator is not
+                                                                node.generators[0] else []):
+                self.visit(part)
+        for part in [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]:
+            self.visit(part)
+        self.locals.pop()
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
+
     def visit_ClassDef(self, node):
         self._store(node.name)
         self.generic_visit(node)
@@ -300,14 +316,28 @@ def _names(source):
     binds, changes, reads, modules, kills = set(), set(), set(), set(), set()
     for statement in tree.body:  # in order: what a cell binds before it reads it is not read from before
         scopes = _Scopes()
-        scopes.visit(statement)
+        if isinstance(statement, (ast.For, ast.AsyncFor)):
+            # a loop's body reads its own target (for ax in axes: ax.plot()), not one of the cells before
+            scopes.visit(statement.iter)
+            looped = _Scopes()
+            for part in [statement.target, *statement.body, *statement.orelse]:
+                looped.visit(part)
+            target = {n.id for n in ast.walk(statement.target) if isinstance(n, ast.Name)}
+            scopes.binds |= looped.binds
+            scopes.modules |= looped.modules
+            scopes.reads |= looped.reads - target
+            scopes.changes |= looped.changes - target
+        else:
+            scopes.visit(statement)
         binds |= scopes.binds
         modules |= scopes.modules
         reads |= scopes.reads - kills
         changes |= scopes.changes - kills
         kills |= _unconditional(statement)
+    star = any(isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names)
+               for node in ast.walk(tree))  # binds names that cannot be told: always run
     return _Names(frozenset(binds), frozenset(changes), frozenset(reads), frozenset(modules),
-                  frozenset(kills), bool(_GLOBAL_STATE.search(_outside_local_contexts(source, tree))))
+                  frozenset(kills), star or bool(_GLOBAL_STATE.search(_outside_local_contexts(source, tree))))
 
 
 # contexts that put back on leaving what their body changes (warning filters, numpy's error and print options)
@@ -368,9 +398,10 @@ def needed_cells(sources, kept, book_sources):
     the book's own cells, unchanged (its source is one of ``book_sources``:
     the figures, tables and benchmarks of the chapter, its set-up too) that
     nothing run after it needs. Working from the last cell to the first, a
-    book cell is needed when it binds or changes in place (:func:`_names`) a
-    name that a cell run after it reads; a book cell that imports, touches
-    global state, or is not plain Python is always run, and so is every cell
+    book cell is needed when it binds (an import too) or changes in place
+    (:func:`_names`) a name that a cell run after it reads; a book cell that
+    touches global state (or imports ``*``), or is not plain Python, is always
+    run, and so is every cell
     the student wrote or changed, and every cell in ``kept`` (the graded
     cells, whose hidden checks' reads count as theirs).
 
@@ -393,7 +424,7 @@ def needed_cells(sources, kept, book_sources):
     >>> sorted(needed_cells(book + ["print(X.sum())"], {5}, book))
     [0, 1, 5]
     >>> sorted(needed_cells(book + ["print(rng.normal())"], {5}, book))
-    [0, 3, 4, 5]
+    [3, 4, 5]
     """
     book = {_normal(source) for source in book_sources}
     names = [_names(source) for source in sources]
@@ -404,7 +435,7 @@ def needed_cells(sources, kept, book_sources):
         found = names[number]
         if found is None:  # what it reads cannot be told: it and every cell before it are run
             return needed | set(range(number + 1))
-        run = number in kept or _normal(sources[number]) not in book or found.modules or found.state \
+        run = number in kept or _normal(sources[number]) not in book or found.state \
             or (found.binds | (found.changes - modules)) & reads
         if run:
             needed.add(number)

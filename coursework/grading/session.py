@@ -66,14 +66,16 @@ class Outcome:
 def _full_run_needed(verdict):
     """Whether a run of the needed cells alone lost points in a way the left-out book cells might explain.
 
-    A check that failed for any reason but time does; a failed cell outside
+    A check that failed for any reason but time, an empty or deleted cell or
+    the handout's stub (``NotImplementedError``) does; a failed cell outside
     the exercises (a note, no point lost) does not: the cells it reads were run.
     """
     if verdict.trouble:
         return False
-    timed = ("timed out", "not run: its exercise")
-    return any(not check.passed and not (check.reason or "").startswith(timed) and "deleted" not in (check.reason or "")
-               for check in verdict.checks.values())
+    # time, a deleted or empty cell, the handout's stub: no left-out cell explains them
+    unexplained = ("timed out", "not run: its exercise", "empty", "raised NotImplementedError")
+    return any(not check.passed and not (check.reason or "").startswith(unexplained)
+               and "deleted" not in (check.reason or "") for check in verdict.checks.values())
 
 
 def _grade_one(path, references, run, limits, start, prune=True):
