@@ -55,8 +55,15 @@ def _parser():
     grade.add_argument("submissions", help="a notebook or a folder of them (searched recursively)")
     grade.add_argument("--reference", default="chapters",
                        help="folder of the chapters the exercises come from (default: chapters)")
-    grade.add_argument("--timeout", type=float, default=120,
-                       help="wall-clock seconds allowed per notebook (default: 120)")
+    grade.add_argument("--exercise-timeout", type=float, default=60,
+                       help="seconds each exercise may take, its graded cell and hidden checks together (and "
+                            "each other cell): past them it is interrupted, its unfinished checks earn nothing, "
+                            "and grading goes on with the next exercise (default: 60)")
+    grade.add_argument("--all-cells", action="store_true",
+                       help="run every cell of every submission (by default a run leaves out the book's figures "
+                            "and tables that no graded cell needs, and runs the whole notebook when it fails)")
+    grade.add_argument("--timeout", type=float, default=900,
+                       help="wall-clock seconds allowed per notebook, the grader's backstop (default: 900)")
     grade.add_argument("--max-output-mb", type=float, default=20,
                        help="output a notebook may send, in MB (default: 20)")
     grade.add_argument("--memory-mb", type=float, default=8192,
@@ -155,19 +162,20 @@ def _grade(args):
     from .grading.session import grade
     from .isolation.processes import become_subreaper, make_private
 
-    for name in ("timeout", "max_output_mb", "memory_mb", "jobs", "max_processes", "scratch_mb"):
+    for name in ("timeout", "exercise_timeout", "max_output_mb", "memory_mb", "jobs", "max_processes", "scratch_mb"):
         if not getattr(args, name) > 0:
             raise ValueError(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
     # orphans of a submission come back to us, and no same-user process reads our memory
     become_subreaper()
     make_private()
-    limits = Limits(timeout=args.timeout, max_output=int(args.max_output_mb * 2**20),
+    limits = Limits(timeout=args.timeout, exercise=args.exercise_timeout, max_output=int(args.max_output_mb * 2**20),
                     memory=int(args.memory_mb * 2**20), file_bytes=int(args.scratch_mb * 2**20),
                     processes=args.max_processes)
     report = args.report or time.strftime("grading-report-%Y%m%d-%H%M%S.csv")
     exports = _exports(args)
     outcomes = grade(args.submissions, args.reference, limits=limits, sandbox=args.sandbox,
-                     jobs=args.jobs, report=report, student=args.student, records=_records(args))
+                     jobs=args.jobs, report=report, student=args.student, records=_records(args),
+                     prune=not args.all_cells)
     for lms, output in exports:
         _export(args.gradebook, output, lms, args.roster, [])
     return 1 if any(not outcome.verdict.passed for outcome in outcomes) else 0

@@ -148,8 +148,8 @@ def feedback_markdown(student, chapter, verdict, reference, score, places=None, 
     extra = notes(verdict)
     if extra:
         lines += ["## Notes on the notebook (no points lost)", "",
-                  "The grader runs every cell; these cells failed. Fix them so that the notebook runs "
-                  "from top to bottom:", ""]
+                  "The grader runs every cell you wrote or changed; these cells failed. Fix them so that the "
+                  "notebook runs from top to bottom:", ""]
         lines += [f"- {_for_student(reason, places)}" for reason in extra]
     if verdict.remarks:  # a correct answer that also printed or warned: passed, and the student should know
         lines += ["", "## Notes on your output (no points lost)", ""]

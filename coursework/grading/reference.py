@@ -85,6 +85,9 @@ class Reference:
     written: dict = field(default_factory=dict)
     # the written parts of code exercises: key -> the exercise's label
     written_parts: dict = field(default_factory=dict)
+    # the sources of the chapter's own code cells (neither solutions nor hidden checks): a submission's
+    # cell with one of these sources is the book's, which grading may leave out (preparation.needed_cells)
+    book_sources: tuple = ()
 
     def hidden_count(self, exercise):
         """The number of hidden checks of an exercise."""
@@ -169,7 +172,11 @@ def extract_reference(nb, name):
     """
     reference = Reference(name)
     counts = {}
-    for found in solution_cells(nb, name):
+    found_cells = list(solution_cells(nb, name))
+    taken = {found.index for found in found_cells}
+    reference.book_sources = tuple(cell.source for index, cell in enumerate(nb.cells)
+                                   if cell.cell_type == "code" and index not in taken)
+    for found in found_cells:
         if found.exercise not in reference.exercises:
             reference.exercises.append(found.exercise)
         cell = nb.cells[found.index]

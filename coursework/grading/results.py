@@ -66,6 +66,9 @@ class Verdict:
     checks: dict = field(default_factory=dict)
     # what cost nothing but the student should know: a correct function that also printed or warned
     remarks: list = field(default_factory=list)
+    # the grader's trouble, not the student's (the notebook's backstop, the grader's own setup cell):
+    # the submission is graded again alone, and is an error if the trouble comes back
+    trouble: str = None
 
     @property
     def passed(self):
@@ -258,6 +261,9 @@ def _notebook_reason(run, roles, limits, numbers=None):
     for record in run.records:
         if record.get("event") == "timeout":
             return f"timed out after {limits.timeout:g} s" + at(record.get("cell"))
+        if record.get("event") == "uninterruptible":
+            return (f"did not stop when interrupted at the end of its {limits.exercise:g} s: the run was ended"
+                    + at(record.get("cell")))
         if record.get("event") == "output-cap":
             return f"output exceeds the cap of {limits.max_output / 2**20:g} MB" + at(record.get("cell"))
         if record.get("event") == "kernel-died":
@@ -277,6 +283,32 @@ def _notebook_reason(run, roles, limits, numbers=None):
     return f"the grading run was killed (exit status {run.returncode})" + at(cell)
 
 
+def _timed_out(role, limits):
+    """Why a cell was interrupted: its exercise (or the cell itself) used up its time."""
+    if role.kind in ("graded", "hidden"):
+        return (f"timed out: stopped after {limits.exercise:g} s (the time of each exercise, its graded cell "
+                "and hidden checks together); the exercise's checks that did not finish lost their points, "
+                "and grading went on with the next exercise")
+    return f"timed out: stopped after {limits.exercise:g} s, and grading went on with the next cell"
+
+
+def _time_reasons(plan, run, limits):
+    """The reason of each cell stopped by its time limit, or not run because its exercise had none left."""
+    from .preparation import time_units  # preparation imports nbval: records, which imports this, need not
+
+    first = {}
+    for record in run.events("cell-timeout"):
+        if isinstance(record.get("cell"), int):
+            first.setdefault(record.get("unit"), record["cell"])
+    reasons = {}
+    for number, unit in enumerate(time_units(plan.roles)):
+        if unit in first and number == first[unit]:
+            reasons[number] = _timed_out(plan.roles[number], limits)
+        elif unit in first and number > first[unit]:
+            reasons[number] = f"not run: its exercise had used up its {limits.exercise:g} s"
+    return reasons
+
+
 def interpret(plan, run, limits, reference):
     """The :class:`Verdict` of a submission from its plan and what its runner reported."""
     verdict = Verdict(exercises={label: [] for label in reference.exercises
@@ -290,11 +322,14 @@ def interpret(plan, run, limits, reference):
         if record.get("outcome") != "passed" or record.get("when") == "call":
             results.setdefault(record.get("cell"), record)
     first_hidden = next((number for number, role in enumerate(plan.roles) if role.kind == "hidden"), len(plan.roles))
+    out_of_time = _time_reasons(plan, run, limits)
     for number, role in enumerate(plan.roles):
         record = results.get(number)
         checked = role.kind in ("graded", "hidden")
         if record is None:
             reason = "was not run" if checked and stopped is None else None
+        elif number in out_of_time and (record["outcome"] != "passed" or out_of_time[number].startswith("not run")):
+            reason = out_of_time[number]  # a cell that finished as it was interrupted keeps its result
         elif record["outcome"] != "passed":
             reason = _cell_reason(record, after_hidden=number >= first_hidden,
                                   expected=plan.notebook.cells[number].get("outputs") if checked else None)
@@ -324,6 +359,10 @@ def interpret(plan, run, limits, reference):
             verdict.exercises[role.exercise].append(text)
     if stopped is not None:
         verdict.reasons.append(stopped)
+    if run.events("timeout"):  # the backstop: the exercises have their own limits, on the student's time
+        verdict.trouble = stopped
+    elif plan.roles and plan.roles[0].kind == "setup" and (results.get(0) or {}).get("outcome", "passed") != "passed":
+        verdict.trouble = "the grader's setup cell failed (its kernel did not start in time?)"
     _require_every_exercise(plan, results, verdict, reference)
     _missing_checks(plan, verdict, reference)
     sources = [check.source for checks in reference.hidden.values() for check in checks]
@@ -341,7 +380,8 @@ def _note_check(verdict, role, record, reason, shown):
     """Record how a visible or hidden check went (``shown``: no hidden check ran before it)."""
     kind, number = ("visible", role.part) if role.kind == "graded" else ("hidden", role.number)
     key = (kind, role.exercise, number)
-    actual = record.get("actual") if record is not None and kind == "visible" and shown else None
+    stopped = reason is not None and reason.startswith(("timed out", "not run"))  # its output was cut short
+    actual = record.get("actual") if record is not None and kind == "visible" and shown and not stopped else None
     verdict.checks[key] = Check(key, reason is None, reason, role.cell, actual)
 
 

@@ -63,11 +63,32 @@ class Outcome:
     places: list = None
 
 
-def _grade_one(path, references, run, limits, start):
+def _full_run_needed(verdict):
+    """Whether a run of the needed cells alone lost points in a way the left-out book cells might explain.
+
+    A check that failed for any reason but time, an empty or deleted cell or
+    the handout's stub (``NotImplementedError``) does; a failed cell outside
+    the exercises (a note, no point lost) does not: the cells it reads were run.
+    """
+    if verdict.trouble:
+        return False
+    # time, a deleted or empty cell, the handout's stub: no left-out cell explains them
+    unexplained = ("timed out", "not run: its exercise", "empty", "raised NotImplementedError")
+    return any(not check.passed and not (check.reason or "").startswith(unexplained)
+               and "deleted" not in (check.reason or "") for check in verdict.checks.values())
+
+
+def _grade_one(path, references, run, limits, start, prune=True):
     """The verdict of one submission, the chapter it answers (None if unknown), whether it ran, and its places.
 
     Any failure of the submission becomes a reason. Reading and preparing it
     count against its time limit (``start`` is when its grading began).
+
+    With ``prune``, the run leaves out the book's cells that nothing graded
+    needs (:func:`coursework.grading.preparation.needed_cells`); if a check
+    fails in that run for any reason but time, the submission is run again
+    whole and that run is its verdict: leaving cells out never costs a point,
+    and a correct notebook is graded in one short run.
     """
     chapter = None
     try:
@@ -76,11 +97,15 @@ def _grade_one(path, references, run, limits, start):
         chapter = reference.name
         if not reference.graded and not reference.hidden:
             raise SubmissionProblem(f"{shown_name(chapter)} has no graded exercise: there is nothing to grade")
-        plan = build_run_notebook(submission, reference)
+        plan = build_run_notebook(submission, reference, prune=prune)
+        whole = build_run_notebook(submission, reference) if prune else plan
         left = limits.timeout - (time.monotonic() - start)
         if left < 1:
             raise SubmissionProblem(f"timed out after {limits.timeout:g} s while being read and prepared")
         verdict = interpret(plan, run(plan.notebook, replace(limits, timeout=left)), limits, reference)
+        left = limits.timeout - (time.monotonic() - start)
+        if len(whole.roles) != len(plan.roles) and _full_run_needed(verdict) and left >= 1:
+            verdict = interpret(whole, run(whole.notebook, replace(limits, timeout=left)), limits, reference)
         return verdict, chapter, True, plan.places
     except SubmissionProblem as problem:  # an unreadable file named like a chapter is that chapter's error
         chapter = chapter or (Path(path).name if Path(path).name in references else None)
@@ -137,7 +162,8 @@ def _warn_unhidden(references, used, notes):
 
 
 def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, report=None,
-          stream=sys.stdout, notes=sys.stderr, isolation=None, student=None, records=None, precheck=True):
+          stream=sys.stdout, notes=sys.stderr, isolation=None, student=None, records=None, precheck=True,
+          prune=True):
     """Grade every notebook of ``submissions`` against the chapters in ``reference``.
 
     Parameters
@@ -165,6 +191,10 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
     precheck : bool, default=True
         Before any submission runs, import every module the chapters import in a
         kernel isolated as the submissions' are (:mod:`coursework.grading.precheck`).
+    prune : bool, default=True
+        Run only the cells the graded cells and hidden checks need, and the
+        whole notebook only when that run fails (:func:`_grade_one`); False runs
+        every cell of every submission.
 
     Returns
     -------
@@ -204,24 +234,44 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
             root.chmod(0o711)
         hidden = [Path(reference).resolve(), Path(base).resolve(), root.resolve()]
 
-        def work(numbered):
+        def work(numbered, again=""):
             number, path = numbered
             start = time.monotonic()
+            runs = []
 
             def run(notebook, left):
-                return run_notebook(notebook, root / f"{number:03d}", isolation, left, hidden)
+                runs.append(notebook)  # a second run (the whole notebook) gets a folder of its own
+                folder = root / (f"{number:03d}{again}" + (f"-{len(runs)}" if len(runs) > 1 else ""))
+                return run_notebook(notebook, folder, isolation, left, hidden)
 
-            return *_grade_one(path, references, run, limits, start), time.monotonic() - start
+            return *_grade_one(path, references, run, limits, start, prune), time.monotonic() - start
 
         single = Path(submissions).is_file() or Path(submissions).is_symlink()
+
+        def record(path, verdict, chapter, ran, places, seconds):
+            name = shown_name(path.relative_to(base) if path != base else path.name)
+            who = (student or shown_name(Path(path).resolve().parent.name)) if single or (
+                path.parent == base and path.name in references) else student_of(path, base)
+            outcomes.append(Outcome(path, name, who, verdict, seconds, chapter, ran, places))
+            print(summary_line(name, verdict), file=stream, flush=True)
+            return chapter
+
+        again = []  # the grader's trouble (the machine too busy?): graded again alone, after the others
         with ThreadPoolExecutor(max_workers=jobs) as pool:
-            for path, (verdict, chapter, ran, places, seconds) in zip(paths, pool.map(work, enumerate(paths))):
-                name = shown_name(path.relative_to(base) if path != base else path.name)
-                who = (student or shown_name(Path(path).resolve().parent.name)) if single or (
-                    path.parent == base and path.name in references) else student_of(path, base)
-                outcomes.append(Outcome(path, name, who, verdict, seconds, chapter, ran, places))
-                used |= {chapter} - {None}
-                print(summary_line(name, verdict), file=stream, flush=True)
+            for number, (path, result) in enumerate(zip(paths, pool.map(work, enumerate(paths)))):
+                if result[0].trouble:
+                    print(f"note: {shown_name(path.relative_to(base) if path != base else path.name)}: "
+                          f"{result[0].trouble}: graded again alone at the end", file=notes, flush=True)
+                    again.append((number, path))
+                    continue
+                used |= {record(path, *result)} - {None}
+        for number, path in again:
+            verdict, chapter, ran, places, seconds = work((number, path), again="-alone")
+            if verdict.trouble:  # never the student's 0: an error, graded again by the instructor
+                verdict, ran = Verdict([f"{verdict.trouble}, and again when graded alone: the grader could not "
+                                        "grade it (not the student's fault); grade it again later, or with a "
+                                        "larger --timeout"]), False
+            used |= {record(path, verdict, chapter, ran, places, seconds)} - {None}
     for folder in found.too_deep:  # one line for the upload, the others were graded
         name = shown_name(folder.relative_to(base))
         verdict = Verdict([f"folders nested deeper than {MAX_DEPTH} levels: not searched"])

@@ -40,6 +40,8 @@ _RESULT_BYTES = 16 * 2**20
 # the runner's address space without a control group: pytest, nbval, jupyter_client and their
 # threads (about 0.6 GiB of it is reserved, not used), and twice what its notebook may print
 _RUNNER_BASE_BYTES = 2**30
+# the run notebook's time units (coursework.grading.preparation.UNITS_KEY: isolation imports nothing of grading)
+UNITS_KEY = "kpca_grader_units"
 
 
 @dataclass
@@ -78,8 +80,10 @@ def _runner_environment(folder):
     return environment
 
 
-def _settings(folder, isolation, limits, hidden, descriptor, group):
+def _settings(folder, isolation, limits, hidden, descriptor, group, units=()):
     return {
+        # the time limit each cell counts against (coursework.grading.preparation.time_units)
+        "units": list(units), "unit_seconds": limits.exercise,
         "cgroup_procs": group.procs_files() if group else [],
         "notebook": str(folder / "notebook.ipynb"),
         "results_fd": descriptor,
@@ -157,7 +161,8 @@ def run_notebook(notebook, folder, isolation, limits, hidden):
     Parameters
     ----------
     notebook : nbformat.NotebookNode
-        The run notebook (:func:`coursework.grading.preparation.build_run_notebook`).
+        The run notebook (:func:`coursework.grading.preparation.build_run_notebook`); its
+        metadata's ``kpca_grader_units`` say which time limit each cell counts against.
     folder : pathlib.Path
         A path that does not exist yet, inside the grading run's private folder.
     isolation : coursework.isolation.sandbox.Isolation
@@ -171,13 +176,15 @@ def run_notebook(notebook, folder, isolation, limits, hidden):
     """
     folder = Path(folder)
     folder.mkdir(mode=0o700)
+    units = [unit if isinstance(unit, str) else None
+             for unit in (notebook.get("metadata") or {}).get(UNITS_KEY) or []]
     notebook = nbformat.writes(notebook)
     # a private, bounded scratch space (root): the notebook, the sockets and, outside the
     # sandbox, the working folder; freed at once by the unmount below
     scratch = mount_scratch(folder, limits.file_bytes + len(notebook.encode()) + 2**20)
     group = SubmissionGroup.create(f"kpca-grade-{os.getpid()}-{folder.name}", limits)
     try:
-        return _run(notebook, folder, isolation, limits, hidden, group)
+        return _run(notebook, folder, isolation, limits, hidden, group, units)
     finally:
         if group is not None:
             group.remove()
@@ -185,11 +192,11 @@ def run_notebook(notebook, folder, isolation, limits, hidden):
             unmount_scratch(folder)
 
 
-def _run(notebook, folder, isolation, limits, hidden, group):
+def _run(notebook, folder, isolation, limits, hidden, group, units):
     isolation = kernel_user(isolation)
     _prepare_folder(folder, notebook, isolation)
     read_end, write_end = os.pipe()
-    settings = _settings(folder, isolation, limits, hidden, write_end, group)
+    settings = _settings(folder, isolation, limits, hidden, write_end, group, units)
     start = time.monotonic()
     try:
         process = _SUPERVISOR.start(

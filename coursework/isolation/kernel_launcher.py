@@ -85,10 +85,14 @@ def _limit_processes(settings, uid):
     _limit(resource.RLIMIT_NPROC, _user_process_count(uid) + settings["processes"])
 
 
+# the kernel's code on its command line: how the runner finds the kernel's process (coursework.isolation.clock)
+KERNEL_START = ("import sys; sys.path.insert(0, sys.argv.pop(1)) if sys.argv[1] else sys.argv.pop(1); "
+                "from ipykernel import kernelapp; kernelapp.launch_new_instance()")
+
+
 def _kernel_command(connection_file, library):
     """The kernel's command: ipykernel, with the grader's kpca_lib first on its path when given."""
-    start = ("import sys; sys.path.insert(0, sys.argv.pop(1)) if sys.argv[1] else sys.argv.pop(1); "
-             "from ipykernel import kernelapp; kernelapp.launch_new_instance()")
+    start = KERNEL_START
     return [sys.executable, "-I", "-c", start, library or "", "-f", connection_file,
             "--HistoryManager.enabled=False"]
 

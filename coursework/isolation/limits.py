@@ -48,7 +48,12 @@ class Limits:
     Attributes
     ----------
     timeout : float
-        Seconds of wall clock for the whole submission, its preparation included.
+        Seconds of wall clock for the whole submission, its preparation included:
+        the grader's backstop, far above what a notebook needs.
+    exercise : float
+        Seconds each exercise may take (its graded cells and its hidden checks
+        together), and each other cell; past them the kernel is interrupted
+        and grading goes on with the next cell.
     max_output : int
         Bytes of output the kernel may send (counted as they arrive).
     memory : int
@@ -59,7 +64,8 @@ class Limits:
         Processes and threads the submission may have at once.
     """
 
-    timeout: float = 120.0
+    timeout: float = 900.0
+    exercise: float = 60.0
     max_output: int = 20 * 2**20
     memory: int = 8 * 2**30
     file_bytes: int = 256 * 2**20

@@ -9,6 +9,13 @@ Loaded by the runner (:mod:`coursework.isolation.nbval_runner`) into ``pytest --
   (non-dumpable) process;
 * counts the bytes a kernel sends as they arrive, and stops the run past the cap
   or as soon as the kernel dies;
+* gives each exercise (its graded cells and hidden checks) and each other cell
+  its own time limit (``unit_seconds``) of the student's time (wall-clock time
+  less the time the kernel waited for a processor: :mod:`coursework.isolation.clock`,
+  so that the machine's load costs no student anything): past it, the kernel is interrupted, the
+  run goes on with the next cell, and the exercise's remaining cells are not
+  run (a ``cell-timeout`` record says which cell); a kernel that does not stop
+  when interrupted ends the run (``uninterruptible``);
 * writes one JSON record per cell (which cell, passed or not, why, and
   whether its output was really compared) to the result pipe, which only this
   process holds. The grader reads nothing else.
@@ -16,6 +23,7 @@ Loaded by the runner (:mod:`coursework.isolation.nbval_runner`) into ``pytest --
 
 import os
 import resource
+import signal
 import threading
 import time
 
@@ -26,6 +34,7 @@ from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.manager import KernelManager
 from nbval.plugin import IPyNbCell, NbCellError
 
+from .clock import StudentClock
 from .kernel_launcher import KERNEL_NAME, kernel_argv
 from .processes import kill_descendants
 
@@ -37,6 +46,11 @@ NOTE_MIME = "application/vnd.kpca-grader.note+json"
 # after the output connection drops, how long the kernel has to show it died (a dead kernel
 # drops it too) before the drop counts as a message over the cap; the watcher keeps counting
 _DROP_GRACE = 1.0
+# how often the time of the running cell is taken, and how long an interrupted cell has to stop
+_TICK = 0.1
+_INTERRUPT_GRACE = 10.0
+# what runs instead of a cell whose exercise has used up its time (it fails: nothing printed)
+SKIPPED_SOURCE = "# not run: its exercise used up its time"
 
 
 def peak_memory_kb():
@@ -61,8 +75,9 @@ class _GraderKernelSpecs(KernelSpecManager):
     launcher_settings = None
 
     def get_kernel_spec(self, kernel_name):
+        # interrupted by a message: ipykernel then signals itself, inside the sandbox too
         return KernelSpec(argv=kernel_argv(self.launcher_settings), display_name="grader",
-                          language="python", env={})
+                          language="python", env={}, interrupt_mode="message")
 
 
 class GraderPlugin:
@@ -77,6 +92,13 @@ class GraderPlugin:
         self.dropped = False  # the kernel's output connection dropped while a cell could still run
         self._stop = None  # set by _watch: report why and end the run
         self._kernel = None
+        self._manager = None
+        self.units = [unit if isinstance(unit, str) else None for unit in settings.get("units") or []]
+        self.unit_seconds = settings.get("unit_seconds")
+        self.running = None  # the cell whose code the kernel runs now (its call), or None
+        self.spent = {}  # the student's seconds used by each time unit (coursework.isolation.clock)
+        self.waited = {}  # and the seconds its kernel waited for a processor meanwhile
+        self.timed_out = set()  # the time units that used up their time
 
     # -- the kernel ------------------------------------------------------------
 
@@ -92,6 +114,7 @@ class GraderPlugin:
                                 transport="ipc", ip=os.path.join(sockets, "kernel"),
                                 connection_file=os.path.join(sockets, "kernel.json"))
         manager.start_kernel(**kwargs)
+        self._manager = manager
         self._watch(manager, context)
         # nbval reads a cell's output only after the cell: its queue must hold a whole cell's
         # messages (no small RCVHWM, which would drop an honest cell's), each under the
@@ -163,6 +186,64 @@ class GraderPlugin:
 
         threading.Thread(target=watch, daemon=True).start()
 
+    # -- the time of each exercise -------------------------------------------------
+
+    def unit(self, cell):
+        return self.units[cell] if isinstance(cell, int) and 0 <= cell < len(self.units) else None
+
+    def _interrupt(self):
+        """SIGINT to the kernel's process (a KeyboardInterrupt in the cell it runs)."""
+        kernel = self._kernel
+        if kernel is None or kernel.poll() is not None:
+            return
+        try:
+            self._manager.interrupt_kernel()
+        except Exception:  # noqa: BLE001 (the uninterruptible check below ends the run)
+            pass
+
+    def _clock(self):
+        """Count the time of each unit while its cells run; interrupt a cell whose unit used up its time."""
+        if not self.unit_seconds:
+            return
+        interrupted = None  # (cell, when)
+        clock = StudentClock()  # wall-clock time less the kernel's wait for a processor
+        last = time.monotonic()
+        while True:
+            time.sleep(_TICK)
+            now = time.monotonic()
+            used, waited = clock.tick(now - last)
+            last = now
+            cell = self.running
+            unit = self.unit(cell)
+            if cell is None or unit is None:
+                continue
+            if interrupted is not None and interrupted[0] == cell:
+                if now - interrupted[1] > _INTERRUPT_GRACE and self._stop is not None:
+                    self._stop("uninterruptible", 4)
+                continue
+            interrupted = None
+            if unit in self.timed_out:
+                continue
+            self.spent[unit] = self.spent.get(unit, 0.0) + used
+            self.waited[unit] = self.waited.get(unit, 0.0) + waited
+            if self.spent[unit] > self.unit_seconds:
+                self.timed_out.add(unit)
+                self.report({"event": "cell-timeout", "cell": cell, "unit": unit,
+                             "spent": round(self.spent[unit], 1), "waited": round(self.waited[unit], 1)})
+                interrupted = (cell, now)
+                self._interrupt()
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_call(self, item):
+        cell = getattr(item, "cell_num", None)
+        if self.unit(cell) in self.timed_out and getattr(item, "cell", None) is not None:
+            item.cell.source = SKIPPED_SOURCE  # its exercise has no time left: it fails at once
+        self.running = cell
+        try:
+            yield
+        finally:
+            self.running = None
+
     def pytest_configure(self, config):
         nbval.kernel.start_new_kernel = self._start_kernel
         compare = IPyNbCell.compare_outputs
@@ -182,6 +263,7 @@ class GraderPlugin:
         # the kernel starts later, at the first cell's setup: by then the file is gone
         os.unlink(self.settings["notebook"])
         self.report({"event": "collected", "cells": len(session.items)})
+        threading.Thread(target=self._clock, daemon=True).start()
 
     # -- the results -------------------------------------------------------------
 

@@ -45,7 +45,8 @@ def _pytest_arguments(settings):
         "-c", os.devnull, "--rootdir", str(folder), "--noconftest",
         "-p", "no:cacheprovider", "-p", "nbval.plugin", "-q", "--color=no", "-W", "ignore",
         "--nbval-lax", f"--nbval-cell-timeout={timeout}",
-        f"--nbval-kernel-startup-timeout={min(60.0, timeout)}",
+        # a kernel starts in seconds, and in a minute or more on a very busy machine
+        f"--nbval-kernel-startup-timeout={min(180.0, timeout)}",
         str(settings["notebook"]),
     ]
 
