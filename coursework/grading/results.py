@@ -12,27 +12,18 @@ even the exception's name): such a failure is reported by an allow-listed
 exception name alone (:func:`exception_kind`), never with its value.
 """
 
-import builtins
 import re
 from dataclasses import dataclass, field
+
+from .exception_names import _printable, exception_kind, exception_text
 
 __all__ = ["Verdict", "Check", "interpret", "where", "exception_text", "exception_kind", "withhold_hidden_source",
            "extra_output"]
 
-# an exception's name as Python writes it (a dotted identifier), and its value, cut short
-_EXCEPTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
-_NAME_CHARACTERS = 60
-_VALUE_CHARACTERS = 80
 # a reason that shares this many characters in a row with a hidden check's code quotes it,
 # unless they are one name (an error may well name the function a hidden check calls)
 _QUOTE_CHARACTERS = 20
 _ONE_NAME = re.compile(r"[A-Za-z0-9_.]*")
-# the exception names shown once hidden-check code may have been seen: names no submission chooses
-_KNOWN_EXCEPTIONS = frozenset(
-    [name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)]
-    + ["LinAlgError"])  # numpy.linalg's, which IPython names without its module
-
-
 @dataclass
 class Check:
     """How one check of an exercise went: a visible check (a graded cell) or a hidden check.
@@ -110,61 +101,6 @@ def where(role, numbers=None):
     if not role.exercise:
         return f"Cell {role.cell}"
     return f"Cell {role.cell} (" + (f"Exercise {number}, {role.exercise})" if number else f"exercise {role.exercise})")
-
-
-def _printable(text):
-    return "".join(c if c.isprintable() else " " for c in text)
-
-
-def exception_text(text):
-    """``Name: value`` of an exception as the instructor reads it: the name checked, both cut short.
-
-    A submission chooses both the name and the value of what it raises: the
-    name must look like a Python name (else it is withheld), and both are cut
-    short and stripped of control characters.
-
-    >>> exception_text("ValueError: x must be positive")
-    'ValueError: x must be positive'
-    >>> exception_text("Stolen_print(np.asarray(double(values)))")
-    'an exception with a malformed name'
-    """
-    if not text:
-        return "an exception"
-    name, _, value = str(text).partition(": ")
-    name = name.strip()
-    if len(name) > _NAME_CHARACTERS or not _EXCEPTION_NAME.fullmatch(name):
-        return "an exception with a malformed name"
-    value = _printable(value.strip().split("\n")[0])
-    if len(value) > _VALUE_CHARACTERS:
-        value = value[:_VALUE_CHARACTERS] + "..."
-    return f"{name}: {value}" if value else name
-
-
-def exception_kind(text):
-    """The name of an exception if it is a built-in exception class (or numpy's LinAlgError), else a placeholder.
-
-    Used from the first hidden check on: the value, and a name the
-    submission made up, are never shown, since code that has seen the hidden
-    checks chooses them.
-
-    Parameters
-    ----------
-    text : str or None
-        ``Name: value`` as the runner reported it.
-
-    Returns
-    -------
-    str
-
-    >>> exception_kind("ValueError: ['default_rng(5)']")
-    'ValueError'
-    >>> exception_kind("default_rng_5_size_4: stolen")
-    'an exception'
-    """
-    if text is not None and not isinstance(text, str):
-        raise TypeError(f"text must be a string or None, got {type(text).__name__}")
-    name = (text or "").partition(":")[0].strip()
-    return name if name in _KNOWN_EXCEPTIONS else "an exception"
 
 
 def withhold_hidden_source(reason, sources):

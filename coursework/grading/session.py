@@ -161,7 +161,7 @@ def _warn_unhidden(references, used, notes):
                   "the visible output only (python -m coursework check)", file=notes)
 
 
-def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, report=None,
+def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, report=None,  # long: plan, grade, retry alone, record
           stream=sys.stdout, notes=sys.stderr, isolation=None, student=None, records=None, precheck=True,
           prune=True):
     """Grade every notebook of ``submissions`` against the chapters in ``reference``.
