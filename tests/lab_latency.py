@@ -140,17 +140,28 @@ def _checkbox_moves(page, locator):
     return [toggle, toggle]
 
 
-def sweep_lab(page, lab_index):
-    """{control label: {"kind", "class", "ms": [...]}} for every control of the lab."""
+def _controls(page, lab_index, types=None):
+    """Prepare the lab for timing (probe, settle), then yield (kind, control, locator, label) for
+    each control a reader can move (of the given input types), enabling it first by toggling the
+    lab's checkboxes; the label names the checkboxes toggled."""
     kind = page.evaluate(f"() => window.kpcaLabs[{lab_index}].kind")
     page.evaluate(f"() => ({PROBE})(window.kpcaLabs[{lab_index}].element)")
     page.evaluate(SETTLE, lab_index)
-    results = {}
     for control in page.evaluate(CONTROLS, lab_index):
+        if types is not None and control["type"] not in types:
+            continue
         locator = page.locator(f'[data-latency-id="{control["id"]}"]')
         toggled = _enable(page, lab_index, control, locator)
         if toggled is None:
             continue  # stays disabled: nothing a reader can move
+        yield kind, control, locator, control["label"] + (
+            " (" + ", ".join(toggled) + " toggled)" if toggled else "")
+
+
+def sweep_lab(page, lab_index):
+    """{control label: {"kind", "class", "ms": [...]}} for every control of the lab."""
+    results = {}
+    for kind, control, locator, label in _controls(page, lab_index):
         if control["type"] == "range":
             moves = _range_moves(page, locator)
         elif control["type"] == "checkbox":
@@ -162,7 +173,6 @@ def sweep_lab(page, lab_index):
             _move(page, locator, action, lab_index)
         page.evaluate("() => { window.kpcaLatency.on = false; }")
         records = page.evaluate("() => window.kpcaLatency.records")
-        label = control["label"] + (" (" + ", ".join(toggled) + " toggled)" if toggled else "")
         mine = [r for r in records if r["control"] == control["id"]]
         results[label] = {"kind": kind, "class": classify(kind, control["label"]),
                           "ms": [r["frame"] for r in mine], "drawn": [r["drawn"] for r in mine if "drawn" in r]}
@@ -221,17 +231,8 @@ FRAME_LOG = """() => {
 
 def drag_lab(page, lab_index):
     """{control label: {"kind", "class", "fps", "max_gap", "ms": [...]}} for a mouse drag of every range input."""
-    kind = page.evaluate(f"() => window.kpcaLabs[{lab_index}].kind")
-    page.evaluate(f"() => ({PROBE})(window.kpcaLabs[{lab_index}].element)")
-    page.evaluate(SETTLE, lab_index)
     results = {}
-    for control in page.evaluate(CONTROLS, lab_index):
-        if control["type"] != "range":
-            continue
-        locator = page.locator(f'[data-latency-id="{control["id"]}"]')
-        toggled = _enable(page, lab_index, control, locator)
-        if toggled is None:
-            continue
+    for kind, control, locator, label in _controls(page, lab_index, types=("range",)):
         locator.scroll_into_view_if_needed()
         page.evaluate(SETTLE, lab_index)
         box = locator.bounding_box()
@@ -254,7 +255,6 @@ def drag_lab(page, lab_index):
         times = [t for t in page.evaluate("() => window.kpcaFrames.times") if start <= t <= end + 50]
         records = [r for r in page.evaluate("() => window.kpcaLatency.records") if r["control"] == control["id"]]
         gaps = [b - a for a, b in zip(times, times[1:])]
-        label = control["label"] + (" (" + ", ".join(toggled) + " toggled)" if toggled else "")
         results[label] = {
             "kind": kind, "class": classify(kind, control["label"]), "moves": len(records),
             "fps": (len(times) - 1) / ((times[-1] - times[0]) / 1000) if len(times) > 1 else 0.0,

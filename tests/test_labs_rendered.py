@@ -70,6 +70,14 @@ def lab_pages(html):
     return pages
 
 
+def opened_lab_pages(context, html, url):
+    """(name, page) for every lab page, each opened in the context and closed after use."""
+    for name in lab_pages(html):
+        page = open_labs(context, url + name)
+        yield name, page
+        page.close()
+
+
 def new_context(browser, viewport, dark=False, init_script=None):
     phone = viewport["width"] < 600
     context = browser.new_context(viewport=viewport, color_scheme="dark" if dark else "light",
@@ -133,11 +141,9 @@ TEXT_PAST_THE_EDGE = """() => {
 def test_no_text_a_lab_draws_runs_past_its_canvas(html, url, browser, viewport):
     context = new_context(browser, viewport, init_script=RECORD_TEXT)
     cut = []
-    for name in lab_pages(html):
-        page = open_labs(context, url + name)
+    for name, page in opened_lab_pages(context, html, url):
         cut += [f"{name}: {line}" for line in page.evaluate(TEXT_PAST_THE_EDGE)]
         assert not page.errors, page.errors
-        page.close()
     context.close()
     assert not cut, "\n".join(cut)
 
@@ -168,13 +174,11 @@ FRAME_AROUND = """() => {
 def test_no_light_frame_around_a_lab_in_the_dark_theme(html, url, browser, viewport):
     context = new_context(browser, viewport, dark=True)
     light = []
-    for name in lab_pages(html):
-        page = open_labs(context, url + name)
+    for name, page in opened_lab_pages(context, html, url):
         found = page.evaluate(FRAME_AROUND)
         assert found["dark"] == "dark"
         light += [f"{name}: {cls} (luminance {value:.2f}, page {found['page']:.2f})"
                   for cls, value in found["frames"] if abs(value - found["page"]) > 0.05]
-        page.close()
     context.close()
     assert not light, "\n".join(light)
 
@@ -306,8 +310,7 @@ PLOT_IN_VIEW = """([i, k]) => {
 def test_on_a_phone_the_plot_stays_in_view_while_a_slider_moves(html, url, browser, dark):
     context = new_context(browser, PHONE, dark=dark)
     hidden = []
-    for name in lab_pages(html):
-        page = open_labs(context, url + name)
+    for name, page in opened_lab_pages(context, html, url):
         for i in range(page.evaluate("() => window.kpcaLabs.length")):
             if page.evaluate(TALL_PLOT, i):
                 print(f"{name} lab {i}: its plot is taller than 60% of the screen, not checked")
@@ -320,7 +323,6 @@ def test_on_a_phone_the_plot_stays_in_view_while_a_slider_moves(html, url, brows
                 if seen["shown"] < 0.6 or not seen["sliderShown"]:
                     hidden.append(f"{name} lab {i}, slider '{seen['label']}': {seen['shown']:.0%} of the plot "
                                   f"on screen, slider {'shown' if seen['sliderShown'] else 'covered'}")
-        page.close()
     context.close()
     assert not hidden, "\n".join(hidden)
 
