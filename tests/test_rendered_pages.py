@@ -24,8 +24,8 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 from toc_pages import CHAPTER_PAGES as CHAPTER_NOTEBOOKS
+from toc_pages import toc_files
 
 from test_book_in_browser import (  # noqa: F401  (fixtures)
     browser_context,
@@ -40,23 +40,8 @@ DESKTOP = {"width": 1280, "height": 900}
 WIDTHS = {"390px": PHONE, "1280px": DESKTOP}
 
 
-def toc_pages():
-    """Every page of _toc.yml (the root, the chapters and their sections, the appendices,
-    the reference), as HTML paths."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    pages = [toc["root"]]
-
-    def walk(entries):
-        for entry in entries:
-            pages.append(entry["file"])
-            walk(entry.get("sections", []))
-
-    for part in toc["parts"]:
-        walk(part["chapters"])
-    return [f"{page}.html" for page in pages]
-
-
-PAGES = toc_pages()
+# every page of the table of contents, as HTML paths
+PAGES = [f"{page}.html" for page in toc_files()]
 CHAPTER_PAGES = [page for page in PAGES if page.startswith("chapters/")]
 # the chapter pages, where the exercises and their solutions are (their sections have none)
 EXERCISE_PAGES = [f"chapters/{notebook.stem}.html" for notebook in CHAPTER_NOTEBOOKS]

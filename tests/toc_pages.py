@@ -13,9 +13,12 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _toc():
+    return yaml.safe_load((ROOT / "_toc.yml").read_text())
+
+
 def _chapters():
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    for part in toc["parts"]:
+    for part in _toc()["parts"]:
         for chapter in part["chapters"]:
             if chapter["file"].startswith("chapters/"):
                 yield chapter
@@ -30,3 +33,19 @@ CHAPTER_PAGES = [notebook(chapter) for chapter in _chapters()]
 SECTIONS = {notebook(chapter): [notebook(section) for section in chapter.get("sections", [])]
             for chapter in _chapters()}
 SECTION_PAGES = [section for sections in SECTIONS.values() for section in sections]
+
+
+def toc_files():
+    """Every page of _toc.yml in reading order (the root, each chapter and its sections, the
+    other pages), as the file names _toc.yml gives (no suffix)."""
+    toc = _toc()
+    files = [toc["root"]]
+
+    def walk(entries):
+        for entry in entries:
+            files.append(entry["file"])
+            walk(entry.get("sections", []))
+
+    for part in toc["parts"]:
+        walk(part["chapters"])
+    return files
