@@ -66,6 +66,27 @@ def test_a_right_notebook_passes_without_bubblewrap_or_linux_modules(handout, tm
     assert "WARNING" not in done.stderr
 
 
+def test_a_leftover_print_passes_with_a_note_as_the_grader_judges_it(handout, capsys):
+    # the grader passes a visible check whose cell printed the expected output and more (issue 39,
+    # item 5); the self-check must say the same, or a student "fixes" a correct function
+    student = nbformat.read(handout, as_version=4)
+    chatty = solved(student, graded_chapter())
+    graded = stubs(chatty)[0]
+    graded.source = graded.source.replace("    return 2 *", "    print('debug', values)\n    return 2 *")
+    wrong = copy.deepcopy(chatty)
+    stubs(wrong)[0].source = stubs(wrong)[0].source.replace("return 2 *", "return 3 *")
+    nbformat.write(chatty, handout)
+    assert main(["self-check", str(handout)]) == 0
+    out = capsys.readouterr().out
+    assert "PASS  Exercise 7.1" in out and "2 graded exercises: 2 passed, 0 failed" in out
+    assert "NOTE  Exercise 7.1: your cell printed the expected output and more" in out
+    assert "debug [21]" in out  # what it printed, shown to the student (their own output)
+    nbformat.write(wrong, handout)  # a wrong answer with a print is still wrong
+    assert main(["self-check", str(handout)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL  Exercise 7.1: output differs from the expected output" in out and "NOTE" not in out
+
+
 def test_without_the_copy_of_the_expected_outputs_it_says_where_to_find_it(handout, tmp_path, capsys):
     moved = tmp_path / "elsewhere" / NAME
     moved.parent.mkdir()

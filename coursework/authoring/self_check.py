@@ -19,6 +19,7 @@ nothing either, and says so: the notebook runs as the student, as in
 Jupyter, under a time limit per cell.
 """
 
+import json
 import os
 import re
 import subprocess
@@ -30,8 +31,10 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_notebook
 
+from .cell_outputs import OUTPUTS_VARIABLE, printed_text
 from .exercises import CHECK_MARKER, METADATA_KEY
 from .expected import expected_path, read_expected
+from .extra_output import extra_output
 from .handout import recorded_entry
 from .version import check_handout_version
 
@@ -109,17 +112,25 @@ def build_check_notebook(nb, expected):
 
 
 def _run(notebook, timeout):
-    """Run ``pytest --nbval-lax`` on the notebook in a fresh folder: {cell number: failure text or None}."""
+    """Run ``pytest --nbval-lax`` on the notebook in a fresh folder.
+
+    Returns {cell number: failure text or None} and {cell number: the text the cell printed}.
+    """
     with tempfile.TemporaryDirectory(prefix="kpca-self-check-") as folder:
         folder = Path(folder)
         nbformat.write(notebook, folder / "notebook.ipynb")
         (folder / "pytest.ini").write_text("[pytest]\n")
         command = [sys.executable, "-m", "pytest", "-q", "-p", "nbval.plugin", "-p", "no:cacheprovider",
+                   "-p", "coursework.authoring.cell_outputs",
                    "--noconftest", "-c", str(folder / "pytest.ini"), "--rootdir", str(folder),
                    "--nbval-lax", "--nbval-current-env", "--nbval-cell-timeout", str(timeout),
                    f"--junitxml={folder / 'result.xml'}", "notebook.ipynb"]
-        # only nbval, not whatever pytest plugins this environment has
-        environment = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+        # only nbval and the plugin that keeps what each cell printed, not whatever pytest plugins
+        # this environment has; coursework is found where this copy of it is, installed or not
+        package_root = str(Path(__file__).resolve().parents[2])
+        environment = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+                       OUTPUTS_VARIABLE: str(folder / "printed.json"),
+                       "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))}
         done = subprocess.run(command, cwd=folder, capture_output=True, text=True, env=environment,
                               timeout=timeout * (len(notebook.cells) + 1) + 120)
         if not (folder / "result.xml").is_file():
@@ -131,7 +142,10 @@ def _run(notebook, timeout):
                 failed = case.find("failure") if case.find("failure") is not None else case.find("error")
                 text = None if failed is None else (failed.get("message", "") + "\n" + (failed.text or ""))
                 results[int(number[1])] = None if text is None else _ANSI.sub("", text)
-        return results
+        printed = folder / "printed.json"
+        printed = {int(cell): text for cell, text in json.loads(printed.read_text()).items()} \
+            if printed.is_file() else {}
+        return results, printed
 
 
 def _reason(text):
@@ -186,15 +200,19 @@ def self_check(notebook, expected=None, timeout=300, stream=None, notes=None):
         if warning:
             print(warning, file=notes)
     run, roles, problems = build_check_notebook(nb, data)
-    results = _run(run, timeout)
+    results, printed = _run(run, timeout)
+    expected_text = {(entry["exercise"], entry["part"]): printed_text(entry["outputs"]) for entry in data["graded"]}
     numbers = {entry["exercise"]: entry.get("number") for entry in data["graded"]}
-    verdicts = {}
+    verdicts, extras = {}, []
     for key, reason in problems:
         verdicts.setdefault(key[0], []).append(reason)
     for number, key in enumerate(roles):
         if key is not None:
             verdicts.setdefault(key[0], [])
-            if results.get(number):
+            if results.get(number) and extra_output(expected_text[key], printed.get(number)):
+                # the answer is there, with more: it passes, as the grader judges it, with a note
+                extras.append((key[0], printed[number]))
+            elif results.get(number):
                 verdicts[key[0]].append(_reason(results[number]))
             elif number not in results:
                 verdicts[key[0]].append("was not run")
@@ -204,6 +222,11 @@ def self_check(notebook, expected=None, timeout=300, stream=None, notes=None):
         shown = f"Exercise {numbers[exercise]}" if numbers.get(exercise) else f"Exercise {exercise}"
         print(f"{'FAIL' if reasons else 'PASS'}  {shown}" + (": " + "; ".join(reasons) if reasons else ""),
               file=stream)
+    for exercise, text in extras:
+        shown = f"Exercise {numbers[exercise]}" if numbers.get(exercise) else f"Exercise {exercise}"
+        print(f"NOTE  {shown}: your cell printed the expected output and more (a print left in a function, "
+              "or a warning); it passes, as the grader judges it, but remove the extra output. It printed:\n"
+              + "\n".join(f"        {line}" for line in text.split("\n")[:12]), file=stream)
     for number, reason in others:
         print(f"FAIL  Cell {number} (code cell {number} counting from 0, not an exercise): {reason}",
               file=stream)

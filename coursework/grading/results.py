@@ -15,6 +15,7 @@ exception name alone (:func:`exception_kind`), never with its value.
 import re
 from dataclasses import dataclass, field
 
+from ..authoring.extra_output import extra_output
 from .exception_names import _printable, exception_kind, exception_text
 
 __all__ = ["Verdict", "Check", "interpret", "where", "exception_text", "exception_kind", "withhold_hidden_source",
@@ -64,23 +65,6 @@ class Verdict:
     @property
     def passed(self):
         return not self.reasons
-
-
-def _lines(text):
-    return [line.rstrip() for line in (text or "").split("\n") if line.strip()]
-
-
-def extra_output(expected, actual):
-    """Whether ``actual`` is the ``expected`` output with more lines in between or around (a debug print).
-
-    >>> extra_output("q = 21\\n", "debug: [1, 2]\\nq = 21\\n")
-    True
-    >>> extra_output("q = 21\\n", "q = 20\\n")
-    False
-    """
-    wanted, got = _lines(expected), iter(_lines(actual))
-    return bool(wanted) and all(any(line == have for have in got) for line in wanted) and \
-        len(_lines(actual)) > len(wanted)
 
 
 def where(role, numbers=None):
