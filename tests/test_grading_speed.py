@@ -61,12 +61,32 @@ def test_a_loops_target_and_a_comprehensions_variable_are_their_own_and_a_rebind
     assert 0 in needed_cells(["from numpy import *", "print(1)"], {1}, ["from numpy import *"])
 
 
+def test_a_name_bound_before_it_is_read_in_a_loops_body_or_a_with_block_needs_no_earlier_cell():
+    book = ["import numpy as np", "Z = np.ones(3)\nfits = {}", "fig = plot(Z)\nZ = fig.data"]
+    # each pass of the loop binds Z before it reads it; the with block's body always runs
+    loop = "for Y in [1, 2]:\n    Z = np.full(3, Y)\n    print(Z.sum())"
+    block = "with np.errstate(all='ignore'):\n    Z = np.zeros(3)\nprint(Z.sum())"
+    assert needed_cells(book + [loop], {3}, book) == {0, 3}
+    assert needed_cells(book + [block], {3}, book) == {0, 3}
+    # read before it is bound in the loop's body, or bound only in a branch: the earlier Z is needed
+    early = "for Y in [1, 2]:\n    print(Z.sum())\n    Z = np.full(3, Y)"
+    branch = "if flag:\n    Z = np.zeros(3)\nprint(Z.sum())"
+    assert needed_cells(book + [early], {3}, book) == {0, 1, 2, 3}
+    assert needed_cells(book + [branch], {3}, book) == {0, 1, 2, 3}
+    # a loop that may run no pass leaves the earlier Z needed after it
+    after = "for Y in items:\n    Z = np.full(3, Y)\nprint(Z.sum())"
+    assert needed_cells(book + [after], {3}, book) == {0, 1, 2, 3}
+
+
 def test_chapter_4s_benchmarks_and_figures_are_left_out_and_its_graded_cells_kept():
     reference = load_references(ROOT / "chapters")["04_kernel_pca.ipynb"]
     answer = solved("04_kernel_pca.ipynb")
     whole, short = build_run_notebook(answer, reference), build_run_notebook(answer, reference, prune=True)
     sources = [cell.source for cell in short.notebook.cells]
     assert not any("def refit_agreement(" in source for source in sources)  # a 5 s benchmark
+    # nor the held-out accuracy over ten draws, nor a figure (their names are bound again, in a loop's
+    # body, by exercise 4.7's solution before it reads them)
+    assert not any("over ten draws" in source or "plt.subplots" in source for source in sources)
     assert [role for role in whole.roles if role.kind != "student"] == \
         [role for role in short.roles if role.kind != "student"]
     assert len(short.roles) < len(whole.roles)

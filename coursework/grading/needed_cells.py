@@ -161,31 +161,60 @@ def _names(source):
         return None
     if any(isinstance(node, (ast.Global, ast.Nonlocal)) for node in ast.walk(tree)):
         return None
-    binds, changes, reads, modules, kills = set(), set(), set(), set(), set()
-    for statement in tree.body:  # in order: what a cell binds before it reads it is not read from before
-        scopes = _Scopes()
-        if isinstance(statement, (ast.For, ast.AsyncFor)):
-            # a loop's body reads its own target (for ax in axes: ax.plot()), not one of the cells before
-            scopes.visit(statement.iter)
-            looped = _Scopes()
-            for part in [statement.target, *statement.body, *statement.orelse]:
-                looped.visit(part)
-            target = {n.id for n in ast.walk(statement.target) if isinstance(n, ast.Name)}
-            scopes.binds |= looped.binds
-            scopes.modules |= looped.modules
-            scopes.reads |= looped.reads - target
-            scopes.changes |= looped.changes - target
-        else:
-            scopes.visit(statement)
-        binds |= scopes.binds
-        modules |= scopes.modules
-        reads |= scopes.reads - kills
-        changes |= scopes.changes - kills
-        kills |= _unconditional(statement)
+    found = _Sequence()
+    found.run(tree.body, frozenset())
+    binds, changes, reads, modules, kills = found.binds, found.changes, found.reads, found.modules, found.kills
     star = any(isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names)
                for node in ast.walk(tree))  # binds names that cannot be told: always run
     return _Names(frozenset(binds), frozenset(changes), frozenset(reads), frozenset(modules),
                   frozenset(kills), star or bool(_GLOBAL_STATE.search(_outside_local_contexts(source, tree))))
+
+
+class _Sequence:
+    """The names of a block of statements, in order: a name bound for sure before it is read is not
+    read from the cells before, also inside a loop's body (``for name, Y in pairs: Z = f(Y); g(Z)``)
+    and a ``with`` block (whose body always runs)."""
+
+    def __init__(self):
+        self.binds, self.changes, self.reads, self.modules = set(), set(), set(), set()
+        self.kills = set()  # bound for sure by the statements run so far, at this level
+
+    def _visit(self, nodes, kills):
+        scopes = _Scopes()
+        for node in nodes:
+            scopes.visit(node)
+        self.binds |= scopes.binds
+        self.modules |= scopes.modules
+        self.reads |= scopes.reads - kills
+        self.changes |= scopes.changes - kills
+
+    def _inner(self, body, kills):
+        """A block that may run or not (a loop's body): its reads count, its sure binds stay inside."""
+        inner = _Sequence()
+        inner.run(body, kills)
+        self.binds |= inner.binds
+        self.modules |= inner.modules
+        self.reads |= inner.reads
+        self.changes |= inner.changes
+
+    def run(self, statements, outer):
+        for statement in statements:
+            kills = outer | self.kills
+            if isinstance(statement, (ast.For, ast.AsyncFor)):
+                self._visit([statement.iter], kills)
+                self._visit([statement.target], kills)
+                target = {n.id for n in ast.walk(statement.target) if isinstance(n, ast.Name)}
+                self._inner(statement.body, kills | target)  # the body reads its own target
+                self._inner(statement.orelse, kills)
+            elif isinstance(statement, (ast.With, ast.AsyncWith)):
+                self._visit([item.context_expr for item in statement.items], kills)
+                self._visit([item.optional_vars for item in statement.items if item.optional_vars], kills)
+                self.kills |= {n.id for item in statement.items if item.optional_vars
+                               for n in ast.walk(item.optional_vars) if isinstance(n, ast.Name)}
+                self.run(statement.body, outer)  # a with block's body always runs: its sure binds count
+            else:
+                self._visit([statement], kills)
+                self.kills |= _unconditional(statement)
 
 
 # contexts that put back on leaving what their body changes (warning filters, numpy's error and print options)
