@@ -26,11 +26,11 @@ Run from the repository root::
 
     .venv/bin/python benchmarks/bench_grading.py [--submissions 30] [--repeats 3] [--class-size 12]
     .venv/bin/python benchmarks/bench_grading.py --only-chapter-4 --class-size 12 --rounds 2
+    .venv/bin/python benchmarks/bench_grading.py --only-chapter-4 --busy 2   # beside two CPU-bound processes
 """
 
 import argparse
 import copy
-import os
 import subprocess
 import sys
 import tempfile
@@ -42,6 +42,9 @@ import nbformat
 from coursework import make_student_notebook
 from coursework.authoring.exercises import CHECK_MARKER, METADATA_KEY, solution_cells
 from coursework.isolation.sandbox import GraderError, choose_isolation
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from busy import busy, load  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTER = ROOT / "chapters" / "01_pca.ipynb"
@@ -97,10 +100,6 @@ def chapter_4_class(count):
     return [solved] * (count - 2 * (count // 6)) + [student] * (count // 6) + [wrong] * (count // 6)
 
 
-def load():
-    return "load average " + " ".join(f"{value:.2f}" for value in os.getloadavg())
-
-
 def chapter_4_table(scratch, count, sandbox, rounds=1):
     """Seconds per notebook of a chapter-4 class, new route against today's, and a class of 60 extrapolated."""
     folder = scratch / "chapter_4"
@@ -137,14 +136,20 @@ def main():
     parser.add_argument("--only-chapter-4", action="store_true", help="skip the chapter 1 table")
     parser.add_argument("--rounds", type=int, default=2, choices=(1, 2),
                         help="chapter 4: 1 (today's route, then the new) or 2 (today, new, new, today)")
+    parser.add_argument("--busy", type=int, default=0,
+                        help="run this many CPU-bound processes beside the chapter 4 table (default 0: quiet)")
     args = parser.parse_args()
+    if args.busy < 0:
+        parser.error("--busy must be a count >= 0")
     try:
         sandbox_works = choose_isolation(True).mode == "bwrap"
     except GraderError:
         sandbox_works = False
     if not args.only_chapter_4:
         chapter_1_table(args)
-    with tempfile.TemporaryDirectory(prefix="bench-grading-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="bench-grading-") as scratch, busy(args.busy):
+        if args.busy:
+            print(f"\n{args.busy} CPU-bound process(es) run beside the chapter 4 table")
         chapter_4_table(Path(scratch), args.class_size, sandbox_works, args.rounds)
 
 
