@@ -6,9 +6,11 @@
  *    first control (without it, a keyboard reader passes 100 to 190 links,
  *    copy buttons and scrollable blocks first).
  * 2. "Solution to Exercise N.M": the title of a collapsed solution holds a
- *    link to its exercise. A click on that link (or Enter on it) opens or
- *    closes the solution, as a click on the rest of the title does, instead of
- *    jumping to the exercise above it.
+ *    link to its exercise. A click on that link opens or closes the solution,
+ *    as a click on the rest of the title does, instead of jumping to the
+ *    exercise above it; so the link is drawn as the title's own text
+ *    (kpca-reading-aids.css) and leaves the Tab order, where the title's
+ *    toggle button already is: nothing looks like a link that does not go.
  * 3. Inline formulas wider than their line. MathJax does not break an inline
  *    formula, and a formula wider than the text column would be cut at its
  *    edge. Such a formula becomes a box that scrolls sideways, with a shadow at
@@ -70,6 +72,10 @@
   }
 
   function openSolutionsFromTheirLink() {
+    document.querySelectorAll(".admonition.toggle > .admonition-title a[href]").forEach(function (link) {
+      link.setAttribute("tabindex", "-1");
+      link.classList.add("kpca-title-link");
+    });
     document.addEventListener(
       "click",
       function (event) {

@@ -268,6 +268,11 @@ def test_the_link_in_a_solution_title_opens_the_solution(name, width, server, br
     link = links.first
     solution_id = link.evaluate("a => a.closest('.solution').id")
     link.scroll_into_view_if_needed()
+    # drawn as the title's own text (a link that does not go must not look like one), and
+    # out of the Tab order, where the title's toggle button is
+    looks = link.evaluate("""a => { const t = a.closest('.admonition-title'), s = getComputedStyle(a);
+      return {same: s.color === getComputedStyle(t).color, line: s.textDecorationLine,
+              tab: a.tabIndex}; }""")
     before = page.evaluate(SOLUTION_STATE, solution_id)
     link.click()
     page.wait_for_timeout(300)
@@ -278,6 +283,7 @@ def test_the_link_in_a_solution_title_opens_the_solution(name, width, server, br
     page.close()
     print(f"\n{name} at {width}: before {before}, after a click {opened}, after two {closed}")
     assert before["hidden"] and not opened["hidden"] and closed["hidden"]
+    assert looks == {"same": True, "line": "none", "tab": -1}, looks
     # no jump to the exercise: the solution's title stays where it was
     assert abs(opened["top"] - before["top"]) < 5 and not opened["hash"]
     assert not problems, problems
