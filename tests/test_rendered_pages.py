@@ -219,6 +219,8 @@ def test_no_printed_output_is_cut_without_a_cue(name, width, server, browser_con
 # ------------------------------------------------------------------ reading aids (item 8)
 
 EQUATION_ID = re.compile(r'id="equation-(eq-[A-Za-z0-9-]+)"')
+# the labels of exercises and sections, which a reader sees as "Exercise 4.2" or a title
+TARGET_ID = re.compile(r'id="((?:ch\d|[A-C])-ex\d+|sec-[A-Za-z0-9-]+)"')
 CODE_AND_OUTPUT = """() => [...document.querySelectorAll('.bd-article .cell_input pre, .bd-article .cell_output pre')]
   .map(e => e.textContent).join('\\n')"""
 
@@ -229,21 +231,22 @@ def equation_labels(book):
     labels = set()
     for page in (book / "chapters").glob("*.html"):
         labels.update(EQUATION_ID.findall(page.read_text()))
+        labels.update(TARGET_ID.findall(page.read_text()))
     return labels
 
 
 @pytest.mark.parametrize("name", cases(CHAPTER_PAGES))
 def test_code_and_outputs_name_equations_by_their_numbers(name, book, server, browser_context,
                                                           equation_labels):
-    """A reader sees (4.4), not eq-kpca-dual: no code line or printed line names an equation
-    by its label."""
-    assert len(equation_labels) > 50
+    """A reader sees (4.4), not eq-kpca-dual, and "Exercise 4.2", not ch4-ex2: no code line or
+    printed line names an equation, an exercise or a section by its label."""
+    assert len(equation_labels) > 50 and {"ch4-ex2", "sec-spca-alpha"} <= equation_labels
     page, _ = open_page(browser_context, server + name)
     text = page.evaluate(CODE_AND_OUTPUT)
     page.close()
-    named = sorted({label for label in re.findall(r"eq-[A-Za-z0-9-]+", text)
+    named = sorted({label for label in re.findall(r"\b(?:eq-|sec-|(?:ch\d|[A-C])-ex)[A-Za-z0-9-]+", text)
                     if label.rstrip("-") in equation_labels})
-    print(f"\n{name}: {len(named)} equation labels in code and outputs")
+    print(f"\n{name}: {len(named)} labels of equations, exercises or sections in code and outputs")
     assert not named, named
 
 
