@@ -248,7 +248,7 @@
         for (let k = 0; k < q; k++) kept += fit.eigenvalues[k];
         const range = q === 1 ? "component 1 holds " : "components 1–" + q + " hold ";
         lines.push(range + (kept / fit.trace).toFixed(3) + " of the variance in feature space");
-        if (fit.q < qMax) lines.push("only " + fit.q + " components have a positive eigenvalue");
+        if (fit.q < qMax) lines.push("only " + fit.q + (fit.q === 1 ? " component has" : " components have") + " a positive eigenvalue");
         if (score) {
           lines.push("held-out accuracy of a linear classifier on them: " + score.accuracy.toFixed(3)
             + " (" + fit.m + " points, chance " + C.formatNumber(1 / score.classes.length, 2) + ")");

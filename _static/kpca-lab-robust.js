@@ -135,7 +135,9 @@
 
     function drawNumbers() {
       const { split, comparison, done } = shown, last = split.nIter - 1;
-      const residuals = last >= 0 ? "residuals " + split.primal[last].toExponential(1) + " (primal), " + split.dual[last].toExponential(1) + " (dual)" : "";
+      // the tolerance beside the residuals: "not converged" next to 6.0e-7 reads as a bug unless
+      // the reader sees that both must reach it
+      const residuals = last >= 0 ? "residuals " + split.primal[last].toExponential(1) + " (primal), " + split.dual[last].toExponential(1) + " (dual); converged when both ≤ " + split.tol.toExponential(0) : "";
       const status = done ? (split.converged ? "converged in " + split.nIter + " sweeps" : "stopped at " + split.nIter + " sweeps, not converged")
         : "sweep " + split.nIter + " …";
       numbers.setAttribute("aria-busy", String(!done)); // read out once, when the sweeps end

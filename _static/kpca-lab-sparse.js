@@ -183,7 +183,8 @@
         el("div", { class: "kpca-lab-kernel", text: "reconstruction R² = " + result.r2.toFixed(3) }),
         el("div", { text: "PCA with q = " + fit.q + " (α = 0): R² = " + data.pcaR2(fit.q).toFixed(3) }),
         el("div", { text: "non-zero loadings: " + total + " of " + fit.q * d + " (" + Array.from(result.nonzero).join(", ") + ")" }),
-        el("div", { text: "objective f = " + C.formatNumber(fit.history[fit.history.length - 1], 6) }),
+        // two decimals always: "1588.1" beside "1597.44" read as two precisions
+        el("div", { text: "objective f = " + fit.history[fit.history.length - 1].toFixed(2) }),
       );
     }
 

@@ -413,6 +413,8 @@ def test_appendix_labs_keyboard_and_reset(appendix_page):
             assert after[key] != before[key], f"lab {index}, slider {i}"
             # the numbers' live region is busy while the sweeps run: read out once, when they end
             assert lab.locator(".kpca-lab-numbers").get_attribute("aria-busy") == "false"
+            if index == ROBUST:  # "not converged" beside small residuals: the tolerance they must reach
+                assert "converged when both ≤ 1e-7" in lab.locator(".kpca-lab-numbers").text_content()
         lab.get_by_role("button", name="reset to the appendix's setting").click()
         page.evaluate(f"() => window.kpcaLabs[{index}].whenIdle()")
         assert page.evaluate(f"() => window.kpcaLabs[{index}].state") == initial

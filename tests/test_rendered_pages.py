@@ -341,6 +341,15 @@ def test_a_keyboard_reader_reaches_every_lab_from_the_first_tab_stops(name, serv
     assert not problems, problems
 
 
+def test_every_page_names_the_books_own_icon(book):
+    """A page without an icon makes the browser ask for /favicon.ico, a 404 in the console."""
+    for name in PAGES:
+        html = (book / name).read_text()
+        icon = re.search(r'<link rel="icon" href="([^"]+)"', html)
+        assert icon, f"{name} names no icon"
+        assert (book / name).parent.joinpath(icon[1]).resolve().is_file(), (name, icon[1])
+
+
 def test_the_intro_says_where_the_labs_are(book):
     """The intro tells a reader that the pages hold labs, with a link to every page that has
     one (found in the built pages, so a new lab needs a new link)."""
