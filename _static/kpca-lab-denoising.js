@@ -7,7 +7,7 @@
  * How each control answers: no control computes in its input event, and
  * moves that come while one waits are merged (a drag gives an input event
  * per frame). The iterations slider redraws from the kept iterates at the
- * next animation frame; a q move, in a task of its own, computes the gamma
+ * next animation frame; a q move, at the next animation frame, computes the gamma
  * weights and as many iterations as fit in 2 ms, draws, and computes the
  * rest in tasks of up to 8 ms that end before the next frame is due
  * (kpcaLabCore.FrameClock), with a drawing per animation frame, so the page
@@ -46,10 +46,8 @@
       this.drawOwed = false; // an iterations move waits for its drawing (requestDraw)
       this.mergedMoves = []; // the timer's records of moves merged into a later one: drawn with it
       this.firstDrawing = 0; // which new kernel's first drawing an animation frame waits for (0: none)
-      // a q move waits in a task of its own (moveChannel), merged with those that come before it runs
+      // a q move waits for the next animation frame (requestDraw), merged with those before it
       this.movePending = false;
-      this.moveChannel = new MessageChannel();
-      this.moveChannel.port1.onmessage = () => this.queuedMove();
       // the iterations of a new run are computed in tasks of up to 8 ms one
       // after another (a MessageChannel has no minimum delay, unlike
       // setTimeout), each ending before the next frame is due: between two
@@ -257,7 +255,13 @@
       requestAnimationFrame((time) => {
         this.clock.note(time);
         this.drawRequested = false;
-        this.redraw(!this.drawOwed);
+        if (this.movePending) {
+          // a q move: its gamma weights, first iterations and drawing, in this frame
+          this.movePending = false;
+          this.startRun(2);
+        } else {
+          this.redraw(!this.drawOwed);
+        }
         if (this.drawOwed) {
           this.drawOwed = false;
           this.markFirstDrawing(); // an iterations move: drawn in the frame after its input
@@ -391,19 +395,15 @@
 
     componentsMove() {
       if (this.heavyPending) return; // a new kernel is on its way: its first run takes this q
-      // in a task of its own: the gamma weights (a few ms) and the iterations that fit in 2 ms,
-      // drawn at once; the rest follow in tasks, drawn at every frame (a q move answers within
-      // two frames). A q move that comes before the task runs is merged into it.
+      // at the next animation frame, before its painting (a drag's input events come at the
+      // start of a frame: the same frame): the gamma weights (a few ms) and the iterations that
+      // fit in 2 ms, drawn at once; the rest follow in tasks, drawn at every frame. A q move that
+      // comes before that frame is merged into it. (In a task of its own, tried: the browser
+      // painted a frame between the input and the task, so the drawing came a frame later.)
       if (this.movePending) return this.merge("q");
       this.timer.start("q");
       this.movePending = true;
-      this.moveChannel.port2.postMessage(null);
-    }
-
-    queuedMove() {
-      if (!this.movePending) return; // done already (the test hooks' set), or a new kernel's
-      this.movePending = false;
-      this.startRun(2);
+      this.requestDraw();
     }
 
     /** sigma or c: a new kernel and its eigenpairs, once the new values beside the sliders are painted. */

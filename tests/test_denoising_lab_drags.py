@@ -2,8 +2,9 @@
 
 A drag gives the page an input event per frame. The lab keeps up when no
 frame waits for a long stretch of computing: no control computes in its
-input event (the move waits in a task of its own, merged with the moves that
-come before it runs), the work of a new kernel is cut into slices of a few
+input event (a q or iterations move waits for the next animation frame, a
+sigma or c move for tasks of its own, merged with the moves that come before
+they run), the work of a new kernel is cut into slices of a few
 points (the test points' projections and gamma weights, the baselines' kNN
 averages: whole, one task held 50-650 ms after a sigma move, the stalls of
 a drag), and the first drawing of a new kernel waits for an animation frame
