@@ -108,7 +108,8 @@
 
     /** The next slice of the toy's baselines (toyBaselines in tasks); the baselines are set after the last. */
     toyBaselinesSlice(toy) {
-      const job = toy.baselinesJob || (toy.baselinesJob = this.baselinesSteps(toy.sigma, toy.Xtrain, { X: toy.Xtest, clean: toy.clean }));
+      const job = toy.baselinesJob
+        || (toy.baselinesJob = this.baselinesSteps(toy.sigma, toy.Xtrain, { X: toy.Xtest, clean: toy.clean }));
       const next = job.next();
       if (!next.done) return;
       const N = window.kpcaNumerics, baselines = next.value;

@@ -416,7 +416,9 @@
       this.movePending = false; // a waiting q move: the new kernel's first run takes its q
       // the old setting's numbers go at once: placeholders until the new ones are final (during a
       // drag they are placeholders already)
-      if (this.current.entry && !wasPending) this.draw.numbers(this.numbers, Object.assign(this.view(), { pending: true }));
+      if (this.current.entry && !wasPending) {
+        this.draw.numbers(this.numbers, Object.assign(this.view(), { pending: true }));
+      }
       // the kernel, its eigenpairs, the projections and gamma weights in tasks of a few ms (no
       // frame waits for the whole fit: a drag of sigma or c keeps painting), from the frame that
       // shows the new values on; a newer move replaces the job

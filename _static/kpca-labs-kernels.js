@@ -345,7 +345,8 @@
     return s / m;
   }
   return {
-    fastExp, checkWidth, flipSigns, numericalRank, gaussianGram, gaussianCross, centreTrainKernel, centreTrainKernelSteps, centreTestKernel, kernelPCAFit,
+    fastExp, checkWidth, flipSigns, numericalRank, gaussianGram, gaussianCross, centreTrainKernel, centreTrainKernelSteps,
+    centreTestKernel, kernelPCAFit,
     kernelPCAFitSteps, gaussianGramSteps, kernelPCAProject, gammaWeights, pcaFit, pcaReconstruct, meanSquaredDistance,
   };
 });
