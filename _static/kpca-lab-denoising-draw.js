@@ -300,6 +300,11 @@
         : !runDone ? "computing: iteration " + run.t + " of " + t + " …"
           : "eigenpairs: " + fitted.fit.lanczos.steps + " Lanczos steps; iterates kept up to t = " + run.t,
     }));
+    // the box is replaced only when what it shows changes (drawn every frame while the work goes
+    // on: the same numbers would cost a layout each time)
+    const shown = lines.map((line) => line.outerHTML).join("");
+    if (element.kpcaShown === shown && element.childElementCount === lines.length) return;
+    element.kpcaShown = shown;
     element.replaceChildren(...lines);
   }
 

@@ -5,7 +5,7 @@
  * - per sigma: the data and the baselines that need no kernel: the training
  *   mean, the nearest training point, the kNN average and linear PCA, k and
  *   q chosen on the validation pairs as kpca_lib.explorers.denoising_baselines
- *   (computed in the first task after the first drawing of a new sigma: a
+ *   (computed in slices in the tasks after the first drawing of a new sigma: a
  *   sigma move shows the kernel PCA pre-images first);
  * - per (sigma, c): the kernel PCA fit (12 components), the projections
  *   Y of the test points (a new kernel and its eigenpairs) and the mean-shift
@@ -21,6 +21,29 @@
   const RULE_DIGITS = 12; // 2 d sigma^2 rounded: c = 0.04 as the text writes, not 0.04000000000000001
   const KWOK_TSANG_ROWS = 48; // test points per slice of the Kwok–Tsang pre-images
   const K_ALPHA_ROWS = 64; // training points per slice of K alpha
+  // points per slice of the work a new sigma or c starts (each slice about as dear as a
+  // fixed-point iteration or less): the projections of the test points and their gamma
+  // weights (a row of the kernel with the 1,100 training points each), the kNN averages of
+  // the baselines (a sort of 1,100 distances each); whole, they held one task for 50-650 ms
+  const PROJECT_ROWS = 64;
+  const GAMMA_ROWS = 64;
+  const KNN_ROWS = 24;
+
+  /** Run a generator to its end; its return value. */
+  function finish(steps) {
+    for (;;) {
+      const next = steps.next();
+      if (next.done) return next.value;
+    }
+  }
+
+  /** fn(from, to) over the m rows in slices of `rows`, yielding after each (a generator). */
+  function* inSlices(m, rows, fn) {
+    for (let from = 0; from < m; from += rows) {
+      fn(from, Math.min(m, from + rows));
+      yield from;
+    }
+  }
 
   function remember(map, key, value, size) {
     map.set(key, value);
@@ -79,13 +102,22 @@
 
     /** The toy's baselines without a kernel (toy.baselines, toy.Zlinear, ...), once. */
     toyBaselines(toy) {
-      if (toy.baselines) return toy;
-      const N = window.kpcaNumerics, test = { X: toy.Xtest, clean: toy.clean };
-      const baselines = (toy.baselines = this.baselines(toy.sigma, toy.Xtrain, test));
+      while (!toy.baselines) this.toyBaselinesSlice(toy);
+      return toy;
+    }
+
+    /** The next slice of the toy's baselines (toyBaselines in tasks); the baselines are set after the last. */
+    toyBaselinesSlice(toy) {
+      const job = toy.baselinesJob
+        || (toy.baselinesJob = this.baselinesSteps(toy.sigma, toy.Xtrain, { X: toy.Xtest, clean: toy.clean }));
+      const next = job.next();
+      if (!next.done) return;
+      const N = window.kpcaNumerics, baselines = next.value;
+      toy.baselinesJob = null;
       toy.Zlinear = baselines.Z.linear;
       toy.linearComponents = baselines.linearQ;
       toy.mseLinear = N.meanSquaredDistance(baselines.Z.linear, toy.clean, this.nTest, this.d);
-      return toy;
+      toy.baselines = baselines;
     }
 
     /**
@@ -95,17 +127,31 @@
      * one-standard-error rule: no clean data.
      */
     baselines(sigma, Xtrain, test) {
+      return finish(this.baselinesSteps(sigma, Xtrain, test));
+    }
+
+    /** baselines() as a generator: the kNN averages in slices of KNN_ROWS points (rows are independent). */
+    *baselinesSteps(sigma, Xtrain, test) {
       const N = window.kpcaNumerics, { d, nTrain, nTest, centres } = this, payload = this.payload;
       const m = this.k * payload.validation_per_cluster, noise = payload.validation_noise;
       const copy = (offset) => Float64Array.from({ length: m * d }, (_, i) =>
         centres[Math.floor(i / d / payload.validation_per_cluster) * d + (i % d)] + sigma * noise[offset + i]);
       const first = copy(0), second = copy(m * d);
       const ks = payload.knn_k_values, pca = N.pcaFit(Xtrain, nTrain, d);
-      const knnErrors = N.knnAverages(Xtrain, nTrain, d, first, m, ks).map((Z) => N.rowErrors(Z, second, m, d));
+      // the kNN averages of the rows of A for every k of ks, as knnAverages computes them, a slice at a time
+      const knnAverages = function* (A, count, kValues) {
+        const out = kValues.map(() => new Float64Array(count * d));
+        yield* inSlices(count, KNN_ROWS, (from, to) => {
+          N.knnAverages(Xtrain, nTrain, d, A.subarray(from * d, to * d), to - from, kValues)
+            .forEach((Z, slot) => out[slot].set(Z, from * d));
+        });
+        return out;
+      };
+      const knnErrors = (yield* knnAverages(first, m, ks)).map((Z) => N.rowErrors(Z, second, m, d));
       const k = ks[N.oneStandardErrorChoice(knnErrors)];
       const qs = Array.from({ length: d + 1 }, (_, q) => q);
       const linearQ = N.oneStandardErrorChoice(qs.map((q) => N.rowErrors(N.pcaReconstruct(pca, first, m, q), second, m, d)));
-      const [knn, nearest] = N.knnAverages(Xtrain, nTrain, d, test.X, nTest, [k, 1]);
+      const [knn, nearest] = yield* knnAverages(test.X, nTest, [k, 1]);
       const mean = N.pcaReconstruct(pca, test.X, nTest, 0); // q = 0: the training mean
       const Z = { mean, nearest, knn, linear: N.pcaReconstruct(pca, test.X, nTest, linearQ) };
       const mse = {};
@@ -117,18 +163,25 @@
 
     /** Kernel PCA of the training points and the projections of the test points. */
     fit(sigma, c) {
-      return window.kpcaNumerics.finish(this.fitSteps(sigma, c));
+      return finish(this.fitSteps(sigma, c));
     }
 
-    /** fit() as a generator that yields between slices of a few ms (kernelPCAFitSteps); returns the same. */
+    /**
+     * fit() as a generator that yields between slices of a few ms (kernelPCAFitSteps, then the
+     * projections of the test points PROJECT_ROWS at a time: a row of Y needs only its own
+     * row of the test kernel); returns the same.
+     */
     *fitSteps(sigma, c) {
       const key = sigma + "|" + c;
       if (this.fits.has(key)) return this.fits.get(key);
-      const N = window.kpcaNumerics, data = this.toy(sigma);
-      const fit = yield* N.kernelPCAFitSteps(data.Xtrain, this.nTrain, this.d, c, this.maxComponents);
+      const N = window.kpcaNumerics, data = this.toy(sigma), { d, nTest } = this;
+      const fit = yield* N.kernelPCAFitSteps(data.Xtrain, this.nTrain, d, c, this.maxComponents);
       yield "fitted";
-      const Y = N.kernelPCAProject(fit, data.Xtest, this.nTest);
-      const meanShift = N.meanShiftRun(data.Xtrain, this.nTrain, this.d, this.nTest, c, data.Xtest, {
+      const q = fit.nComponents, Y = new Float64Array(nTest * q);
+      yield* inSlices(nTest, PROJECT_ROWS, (from, to) => {
+        Y.set(N.kernelPCAProject(fit, data.Xtest.subarray(from * d, to * d), to - from), from * q);
+      });
+      const meanShift = N.meanShiftRun(data.Xtrain, this.nTrain, d, nTest, c, data.Xtest, {
         tol: this.payload.tol, maxRestarts: this.payload.max_restarts,
       });
       return remember(this.fits, key, { key, sigma, c, data, fit, Y, meanShift }, 8);
@@ -144,11 +197,19 @@
 
     /** The fixed-point run of the test points with q components (not iterated yet when new). */
     run(fitted, q) {
+      return finish(this.runSteps(fitted, q));
+    }
+
+    /** run() as a generator: the gamma weights GAMMA_ROWS points at a time (rows are independent). */
+    *runSteps(fitted, q) {
       const key = fitted.key + "|" + q;
       if (this.runs.has(key)) return this.runs.get(key);
-      const N = window.kpcaNumerics, data = fitted.data;
-      const gamma = N.gammaWeights(fitted.fit, fitted.Y, this.nTest, q);
-      const run = new N.FixedPointRun(data.Xtrain, this.nTrain, this.d, gamma, this.nTest, fitted.c, data.Xtest, {
+      const N = window.kpcaNumerics, data = fitted.data, { nTrain: n, nTest } = this, qFit = fitted.fit.nComponents;
+      const gamma = new Float64Array(nTest * n);
+      yield* inSlices(nTest, GAMMA_ROWS, (from, to) => {
+        gamma.set(N.gammaWeights(fitted.fit, fitted.Y.subarray(from * qFit, to * qFit), to - from, q), from * n);
+      });
+      const run = new N.FixedPointRun(data.Xtrain, n, this.d, gamma, nTest, fitted.c, data.Xtest, {
         tol: this.payload.tol, maxRestarts: this.payload.max_restarts, track: this.track,
       });
       return remember(this.runs, key, { key, q, run, kwokTsang: null, kwokTsangPart: null }, 12);
@@ -158,14 +219,14 @@
     runDone(run) { return run.t >= this.maxIter || run.finished; }
 
     /**
-     * One step of what is left: the baselines (a new sigma) in one step, then
+     * One step of what is left: the baselines (a new sigma) in slices of KNN_ROWS points, then
      * K alpha (a new fit) and the Kwok–Tsang pre-images (a new run) in slices
      * of about 1 ms (20 ms per fit and 8 ms per q in all), then the kernel PCA
      * run, then the mean-shift run, an iteration a step; false when all are done.
      */
     stepPending(fitted, entry) {
       const run = entry.run;
-      if (!fitted.data.baselines) this.toyBaselines(fitted.data);
+      if (!fitted.data.baselines) this.toyBaselinesSlice(fitted.data);
       else if (!fitted.KAlphas) this.kernelAlphasSlice(fitted);
       else if (!entry.kwokTsang) this.kwokTsangSlice(fitted, entry);
       else if (!this.runDone(run)) run.step();

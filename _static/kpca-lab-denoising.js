@@ -4,15 +4,21 @@
  * kpca-lab-denoising-draw.js. kpca_lib.explorers.labs.denoising_lab writes
  * the data.
  *
- * How each control answers: the iterations slider redraws from the kept
- * iterates; a q move computes the gamma weights and as many iterations as
- * fit in 2 ms, draws, and computes the rest in tasks of up to 8 ms that end
- * before the next frame is due (kpcaLabCore.FrameClock), with a drawing per
- * animation frame, so the page never freezes (the Kwok–Tsang
- * pre-images first, then the iterations, then mean shift); a sigma or c move
- * (a new kernel and its eigenpairs) does the same once the new values shown
- * beside the sliders have been painted, with no iteration before the first
- * drawing, and a new sigma's baselines in the first task after it.
+ * How each control answers: no control computes in its input event, and
+ * moves that come while one waits are merged (a drag gives an input event
+ * per frame). The iterations slider redraws from the kept iterates at the
+ * next animation frame; a q move, at the next animation frame, computes the gamma
+ * weights and as many iterations as fit in 2 ms, draws, and computes the
+ * rest in tasks of up to 8 ms that end before the next frame is due
+ * (kpcaLabCore.FrameClock), with a drawing per animation frame, so the page
+ * never freezes (the Kwok–Tsang pre-images first, then the iterations, then
+ * mean shift); a sigma or c move (a new kernel and its eigenpairs) shows
+ * placeholders at once, computes the kernel, its eigenpairs, the test
+ * points' projections and gamma weights in such tasks, a slice of a few ms
+ * each, draws the new setting at the next animation frame, and goes on as
+ * a q move (a new sigma's baselines, in slices, in the tasks after the
+ * first drawing). During a drag of sigma or c the old setting's picture
+ * stays, with placeholders, until the last setting's is computed.
  */
 (function () {
   "use strict";
@@ -34,8 +40,14 @@
       this.idleWaiters = [];
       this.pumping = false;
       this.heavyPending = true;
-      this.fitJob = null; // a new kernel's fit, in slices (heavyMove)
+      this.fitJob = null; // a new kernel's fit and first run, in slices (heavyMove)
       this.drawRequested = false;
+      this.drawnKeys = {}; // what redraw() drew last
+      this.drawOwed = false; // an iterations move waits for its drawing (requestDraw)
+      this.mergedMoves = []; // the timer's records of moves merged into a later one: drawn with it
+      this.firstDrawing = 0; // which new kernel's first drawing an animation frame waits for (0: none)
+      // a q move waits for the next animation frame (requestDraw), merged with those before it
+      this.movePending = false;
       // the iterations of a new run are computed in tasks of up to 8 ms one
       // after another (a MessageChannel has no minimum delay, unlike
       // setTimeout), each ending before the next frame is due: between two
@@ -214,12 +226,25 @@
       };
     }
 
-    redraw() {
+    /**
+     * Draw the current setting. changedOnly (the drawings that follow the work, one per frame):
+     * only the panels whose picture the work has changed since the last drawing (the plane
+     * shows the iterates up to the slider's t, the side panels every iterate computed); the
+     * drawings of a move, a click, the cursor, a resize or a theme draw everything.
+     */
+    redraw(changedOnly) {
       if (!this.current.entry) return;
-      const view = this.view();
-      this.draw.plane(this.plane, view);
-      this.draw.rho(this.rhoPanel, view);
-      this.draw.steps(this.stepPanel, view);
+      const view = this.view(), { entry, fitted } = this.current, run = entry.run, t = this.settings.n_iter;
+      const planeKey = [entry.key, t, Math.min(run.t, t), Math.min(fitted.meanShift.t, t), !!entry.kwokTsang,
+        !!fitted.data.Zlinear].join("|");
+      const sideKey = [entry.key, t, run.t].join("|");
+      if (!changedOnly || planeKey !== this.drawnKeys.plane) this.draw.plane(this.plane, view);
+      if (!changedOnly || sideKey !== this.drawnKeys.side) {
+        this.draw.rho(this.rhoPanel, view);
+        this.draw.steps(this.stepPanel, view);
+      }
+      this.drawnKeys = { plane: planeKey, side: sideKey };
+      // (the numbers box is replaced only when its text changes: no layout for the same numbers)
       this.draw.numbers(this.numbers, Object.assign(view, { pending: this.heavyPending }));
     }
 
@@ -230,7 +255,18 @@
       requestAnimationFrame((time) => {
         this.clock.note(time);
         this.drawRequested = false;
-        this.redraw();
+        if (this.movePending) {
+          // a q move: its gamma weights, first iterations and drawing, in this frame
+          this.movePending = false;
+          this.startRun(2);
+        } else {
+          this.redraw(!this.drawOwed);
+        }
+        if (this.drawOwed) {
+          this.drawOwed = false;
+          this.markFirstDrawing(); // an iterations move: drawn in the frame after its input
+          this.settleIfDone();
+        }
         const run = this.current.entry.run;
         if (!this.heavyPending && this.current.entry.kwokTsang) this.timer.mark("kwokTsangMs");
         // (while a new kernel is on its way, what is drawn is the old setting's)
@@ -242,15 +278,15 @@
       const { fitted, entry } = this.current, deadline = this.clock.deadline(8);
       if (deadline === null) return this.clock.afterFrame(() => this.channel.port2.postMessage(null));
       if (this.fitJob) {
-        // a new kernel and its eigenpairs, a Lanczos step or a slice of the kernel at a time
+        // a new kernel and its eigenpairs, a Lanczos step or a slice of the kernel at a time, then
+        // the test points' projections and gamma weights, a slice of points at a time
         const job = this.fitJob;
         let done = false;
         this.clock.run(deadline, () => !(done = job.next().done));
         if (done && job === this.fitJob) {
           this.fitJob = null;
-          this.heavyPending = false;
           this.pumping = false;
-          this.startRun(0); // cached now: the gamma weights and the first drawing; the rest follows
+          this.drawFirstAtNextFrame(); // (heavyPending until then: placeholders, and not idle)
         } else {
           this.channel.port2.postMessage(null);
         }
@@ -272,6 +308,30 @@
       this.channel.port2.postMessage(null);
     }
 
+    /**
+     * The first drawing of a new kernel, at the next animation frame (not in the task that
+     * finished its fit: that frame would wait for both); the fit and run are cached by then, so
+     * startRun(0) only draws (and restarts the clicks' pre-images), then the rest follows in tasks.
+     */
+    drawFirstAtNextFrame() {
+      const token = (this.firstDrawing = this.firstDrawing + 1);
+      // (afterFrame: where frames do not come, a hidden page, it draws after 100 ms all the same)
+      this.clock.afterFrame(() => {
+        // a newer kernel on its way, or the setting drawn since (the test hooks' set)
+        if (this.firstDrawing !== token || this.fitJob) return;
+        this.heavyPending = false;
+        this.startRun(0);
+      });
+    }
+
+    /** A new kernel's steps: its fit, then the run of the current q (again if q moved meanwhile). */
+    *kernelSteps(sigma, c) {
+      const { model, settings } = this, fitted = yield* model.fitSteps(sigma, c);
+      while (!model.hasRun(sigma, c, settings.n_components)) {
+        yield* model.runSteps(fitted, model.components(fitted, settings.n_components));
+      }
+    }
+
     /** pump(), once the first drawing of a new setting is painted (no long task before the paint). */
     pumpAfterPaint() {
       if (this.pumping) return;
@@ -279,8 +339,22 @@
       this.clock.afterFrame(() => this.channel.port2.postMessage(null));
     }
 
+    /** The timer's first drawing of the current move and of the moves merged into it. */
+    markFirstDrawing() {
+      const now = performance.now();
+      for (const move of this.mergedMoves) if (!("firstDrawMs" in move)) move.firstDrawMs = now - move.start;
+      this.mergedMoves.length = 0;
+      this.timer.mark("firstDrawMs");
+    }
+
+    /** A move that finds one of its kind waiting (a drag: moves faster than frames) joins it. */
+    merge(control) {
+      if (this.timer.current) this.mergedMoves.push(this.timer.current);
+      this.timer.start(control);
+    }
+
     settleIfDone() {
-      if (this.heavyPending || this.pumping) return;
+      if (this.heavyPending || this.pumping || this.movePending || this.drawOwed) return;
       this.numbers.setAttribute("aria-busy", "false"); // a screen reader reads the numbers now, not every frame
       this.timer.mark("settledMs");
       while (this.idleWaiters.length) this.idleWaiters.shift()();
@@ -289,6 +363,7 @@
     /** Compute what the current setting needs for about budget ms, draw, then go on in tasks. */
     startRun(budget) {
       const start = performance.now(), { model, settings, timer } = this;
+      this.firstDrawing = 0; // drawn now
       this.numbers.setAttribute("aria-busy", "true"); // until settleIfDone()
       if (timer.current) {
         // whether this move needs a new kernel and eigenpairs, or a new run, or neither (cached)
@@ -301,7 +376,7 @@
       const run = this.current.entry.run;
       while (run.t < settings.n_iter && !run.finished && performance.now() - start < budget) run.step();
       this.redraw();
-      timer.mark("firstDrawMs");
+      this.markFirstDrawing();
       if (run.t >= settings.n_iter || run.finished) timer.mark("shownMs");
       if (this.current.entry.kwokTsang) timer.mark("kwokTsangMs"); // cached with its run
       this.pumpAfterPaint(); // what is left: baselines, Kwok–Tsang, the iterations, the mean-shift run
@@ -310,34 +385,45 @@
     // --------------------------------------------------------------- moves
     iterationsMove() {
       if (!this.current.entry) return; // the first fit, on its way, will draw
-      this.timer.start("iterations");
-      this.redraw();
-      this.timer.mark("firstDrawMs");
-      const run = this.current.entry.run;
-      if (run.t >= this.settings.n_iter || run.finished) this.timer.mark("shownMs");
-      if (this.current.entry.kwokTsang) this.timer.mark("kwokTsangMs");
+      // drawn from the kept iterates at the next animation frame (moves before it: one drawing)
+      if (this.drawOwed) this.merge("iterations");
+      else this.timer.start("iterations");
+      this.drawOwed = true;
+      this.requestDraw();
       this.pump();
     }
 
     componentsMove() {
       if (this.heavyPending) return; // a new kernel is on its way: its first run takes this q
+      // at the next animation frame, before its painting (a drag's input events come at the
+      // start of a frame: the same frame): the gamma weights (a few ms) and the iterations that
+      // fit in 2 ms, drawn at once; the rest follow in tasks, drawn at every frame. A q move that
+      // comes before that frame is merged into it. (In a task of its own, tried: the browser
+      // painted a frame between the input and the task, so the drawing came a frame later.)
+      if (this.movePending) return this.merge("q");
       this.timer.start("q");
-      // the gamma weights (a few ms) and the iterations that fit in 2 ms, drawn at once; the
-      // rest follow in tasks, drawn at every frame (a q move answers within two frames)
-      this.startRun(2);
+      this.movePending = true;
+      this.requestDraw();
     }
 
     /** sigma or c: a new kernel and its eigenpairs, once the new values beside the sliders are painted. */
     heavyMove(control) {
-      this.timer.start(control);
+      const wasPending = this.heavyPending;
+      if (wasPending) this.merge(control); // (a drag: drawn with the last setting's first drawing)
+      else this.timer.start(control);
       this.numbers.setAttribute("aria-busy", "true");
       this.heavyPending = true;
-      // the old setting's numbers go at once: placeholders until the new ones are final
-      if (this.current.entry) this.draw.numbers(this.numbers, Object.assign(this.view(), { pending: true }));
-      // the kernel and its eigenpairs in tasks of a few ms (no frame waits for the whole fit: a
-      // drag of sigma or c keeps painting), from the frame that shows the new values on
+      this.movePending = false; // a waiting q move: the new kernel's first run takes its q
+      // the old setting's numbers go at once: placeholders until the new ones are final (during a
+      // drag they are placeholders already)
+      if (this.current.entry && !wasPending) {
+        this.draw.numbers(this.numbers, Object.assign(this.view(), { pending: true }));
+      }
+      // the kernel, its eigenpairs, the projections and gamma weights in tasks of a few ms (no
+      // frame waits for the whole fit: a drag of sigma or c keeps painting), from the frame that
+      // shows the new values on; a newer move replaces the job
       this.timer.current.newFit = !this.model.hasFit(this.settings.sigma, this.settings.c);
-      this.fitJob = this.model.fitSteps(this.settings.sigma, this.settings.c);
+      this.fitJob = this.kernelSteps(this.settings.sigma, this.settings.c);
       this.pumpAfterPaint();
     }
 
@@ -361,6 +447,7 @@
     set(changes) {
       this.fitJob = null; // computed at once below
       this.heavyPending = false;
+      this.movePending = false;
       const s = Object.assign(this.settings, changes);
       if (s.width_rule) s.c = this.model.ruleWidth(s.sigma);
       this.syncControls();

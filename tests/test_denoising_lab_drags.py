@@ -1,0 +1,207 @@
+"""Chapter 5's de-noising lab keeps up with a drag (issue 40, item 6), checked by its structure.
+
+A drag gives the page an input event per frame. The lab keeps up when no
+frame waits for a long stretch of computing: no control computes in its
+input event (a q or iterations move waits for the next animation frame, a
+sigma or c move for tasks of its own, merged with the moves that come before
+they run), the work of a new kernel is cut into slices of a few
+points (the test points' projections and gamma weights, the baselines' kNN
+averages: whole, one task held 50-650 ms after a sigma move, the stalls of
+a drag), and the first drawing of a new kernel waits for an animation frame
+instead of running in the task that finished its fit (that frame waited
+for both).
+
+Wall-clock thresholds flake on a shared machine, so these tests count what
+runs where: the lab's computing functions are wrapped in the page, each call
+noted with the number of points it handles, whether it ran inside an input
+event, and whether a drawing of the plane followed in the same task. A real
+mouse drags each slider's thumb (tests/lab_latency.py's drag, 25 ms between
+moves), and what the lab shows at the end is checked against kpca_lib.
+``benchmarks/bench_lab_latency.py`` prints the frame rates and gaps.
+
+The book is the shared build of tests/test_book_in_browser.py, or the one at
+``KPCA_BOOK_HTML`` (e.g. a built book with another ``_static``).
+"""
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from lab_parity import (
+    EIGENVALUE_RTOL,
+    PREIMAGE_ATOL,
+    baseline_errors,
+    denoising_reference,
+    relative_error,
+)
+from test_book_in_browser import (  # skips this module too where Chromium is missing
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    TWO_FRAMES,
+    local_server,
+    shared_build,
+    sync_api,
+)
+
+DENOISING_PAGE = "chapters/05_preimages_denoising.html"
+SLICE_POINTS = 64  # the most points one call of the computing may handle in a sliced job
+
+# The lab's computing, wrapped: every call noted as [name, points handled, inside an input
+# event]; a drawing of the plane in the same task as a computing call (the same callback of the
+# event loop: a queued microtask runs once its script is done) counted as computeThenDraw.
+WATCH = """() => {
+  const lab = window.kpcaLabs.find((l) => l.kind === 'denoising'), N = window.kpcaNumerics;
+  const log = window.kpcaDragWork = { calls: [], computeThenDraw: 0, draws: 0, drawsInInput: 0, inputs: 0 };
+  let inInput = false, computedInThisTask = false;
+  window.addEventListener('input', () => { inInput = true; log.inputs++; }, true);
+  window.addEventListener('input', () => { inInput = false; }, false);
+  const note = (name, points) => {
+    log.calls.push([name, points, inInput]);
+    if (!computedInThisTask) {
+      computedInThisTask = true;
+      queueMicrotask(() => { computedInThisTask = false; });
+    }
+  };
+  // the points each call handles: its rows of test (or validation) points, each a row of the
+  // kernel with the training points or a sort of the distances to them
+  const points = {
+    kernelPCAProject: (args) => args[2], gammaWeights: (args) => args[2], knnAverages: (args) => args[4],
+    kernelTimesWeights: (args) => args[3], kwokTsang: (args) => args[4],
+  };
+  for (const name in points) {
+    const original = N[name];
+    N[name] = function () { note(name, points[name](arguments)); return original.apply(this, arguments); };
+  }
+  // a new kernel's fit: a generator of slices, each noted (the Gram rows, the centring, a Lanczos
+  // step); a fit already cached computes nothing
+  const model = lab.model, fitSteps = model.fitSteps;
+  model.fitSteps = function (sigma, c) {
+    const steps = fitSteps.apply(this, arguments), next = steps.next.bind(steps);
+    if (model.hasFit(sigma, c)) return steps;
+    steps.next = function () { note('fit step', 0); return next.apply(this, arguments); };
+    return steps;
+  };
+  const plane = lab.draw.plane;
+  lab.draw.plane = function () {
+    log.draws++;
+    if (inInput) log.drawsInInput++;
+    if (computedInThisTask) log.computeThenDraw++;
+    return plane.apply(this, arguments);
+  };
+}"""
+
+WHEN_IDLE = "async () => { await window.kpcaLabs.find((l) => l.kind === 'denoising').whenIdle(); }"
+
+
+@pytest.fixture(scope="module")
+def url(tmp_path_factory):
+    built = os.environ.get("KPCA_BOOK_HTML")
+    html = Path(built).resolve() if built else shared_build(tmp_path_factory, "book")
+    with local_server(html) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def lab_page(browser, url):
+    """Chapter 5's page at a desktop's width, its lab idle, and the lab's locator."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url + DENOISING_PAGE, wait_until="load", timeout=120_000)
+    page.wait_for_function("() => window.kpcaLabs && window.kpcaLabs.some((l) => l.kind === 'denoising')",
+                           timeout=60_000)
+    page.evaluate(WHEN_IDLE)
+    yield page, page.locator(".kpca-lab[data-kind=denoising]")
+    context.close()
+    assert not errors, errors
+
+
+def drag(page, slider, moves=40, spacing_ms=25):
+    """The mouse on the slider's thumb, moved in steps to the farther end (as a reader's hand)."""
+    slider.scroll_into_view_if_needed()
+    page.evaluate(TWO_FRAMES)
+    box = slider.bounding_box()
+    value, low, high = slider.evaluate("e => [Number(e.value), Number(e.min), Number(e.max)]")
+    inset = 8  # the thumb's half width: where the track starts and ends
+    at = lambda v: box["x"] + inset + (box["width"] - 2 * inset) * (v - low) / (high - low)
+    x0, x1, y = at(value), at(high if high - value >= value - low else low), box["y"] + box["height"] / 2
+    page.mouse.move(x0, y)
+    page.mouse.down()
+    for step in range(1, moves + 1):
+        page.mouse.move(x0 + (x1 - x0) * step / moves, y)
+        page.wait_for_timeout(spacing_ms)
+    page.mouse.up()
+    page.evaluate(WHEN_IDLE)
+    page.evaluate(TWO_FRAMES)
+    return page.evaluate("() => window.kpcaDragWork")
+
+
+def shown_state(page):
+    return page.evaluate("() => window.kpcaLabs.find((l) => l.kind === 'denoising').state")
+
+
+def assert_matches_kpca_lib(page, state):
+    """What the lab shows at the end of a drag is the last setting's, as kpca_lib computes it."""
+    payload = page.evaluate("() => window.kpcaLabs.find((l) => l.kind === 'denoising').payload")
+    q, n_iter = state["n_components"], state["n_iter"]
+    reference = denoising_reference(payload, state["sigma"], state["c"], q, n_iter)
+    assert relative_error(state["eigenvalues"], reference.eigenvalues) <= EIGENVALUE_RTOL
+    kept = ~reference.restarted  # restarts draw from numpy's generator in the library, the page's own here
+    kept[state["restarted"]] = False
+    Z = np.array(state["Z_kernel"]).reshape(-1, 2)
+    assert float(np.max(np.abs(Z - reference.Z_kernel)[kept])) <= PREIMAGE_ATOL
+    assert state["n_converged"] == int(reference.converged.sum())
+    errors = baseline_errors(state["baselines"], reference)
+    assert errors["held-out k, q"] == (reference.baselines.n_neighbors, reference.baselines.linear_q), errors
+    assert max(errors["kNN, nearest, mean"], errors["baseline MSEs"]) <= 1e-10, errors
+    assert max(errors["Kwok-Tsang"], errors["mean shift"]) <= PREIMAGE_ATOL, errors
+
+
+@pytest.mark.parametrize("slider", ["noise σ", "kernel width c"], ids=["sigma", "c"])
+def test_a_new_kernel_is_computed_in_slices_and_drawn_at_a_frame_of_its_own(lab_page, slider):
+    page, lab = lab_page
+    if slider == "kernel width c":  # the width rule off, so that c can move
+        lab.get_by_label("c = 2dσ² (the width rule, d = 2)").click()
+        page.evaluate(WHEN_IDLE)
+    page.evaluate(WATCH)
+    work = drag(page, lab.get_by_label(slider, exact=True))
+    state = shown_state(page)
+    calls = work["calls"]
+    assert work["inputs"] >= 3 and any(name == "kernelPCAProject" for name, _, _ in calls), work["inputs"]
+    in_input = sorted({name for name, _, inside in calls if inside})
+    assert not in_input, f"computed inside the slider's input event: {in_input}"
+    whole = sorted({f"{name} ({points} points)" for name, points, _ in calls if points > SLICE_POINTS})
+    assert not whole, f"computed in one piece, not in slices of at most {SLICE_POINTS} points: {whole}"
+    assert work["computeThenDraw"] == 0, f"{work['computeThenDraw']} drawings in the task that computed them"
+    assert state["iterations_computed"] >= state["n_iter"] or state["finished"], state["iterations_computed"]
+    slider_value = page.evaluate(
+        "() => { const s = window.kpcaLabs.find((l) => l.kind === 'denoising').settings; return [s.sigma, s.c]; }")
+    assert [state["sigma"], state["c"]] == slider_value
+    assert_matches_kpca_lib(page, state)
+
+
+@pytest.mark.parametrize("slider", ["components q", "iterations"], ids=["q", "iterations"])
+def test_moves_that_reuse_the_eigenpairs_compute_and_draw_outside_the_input_event(lab_page, slider):
+    page, lab = lab_page
+    page.evaluate(WATCH)
+    control = lab.get_by_label(slider, exact=True)
+    work = drag(page, control)
+    state = shown_state(page)
+    in_input = sorted({name for name, _, inside in work["calls"] if inside})
+    assert work["inputs"] >= 5, work["inputs"]
+    assert not in_input, f"computed inside the slider's input event: {in_input}"
+    assert work["drawsInInput"] == 0 and work["draws"] >= 1, work
+    value = int(control.input_value())
+    assert state["n_components" if slider == "components q" else "n_iter"] == value
+    assert_matches_kpca_lib(page, state)
