@@ -287,6 +287,11 @@
     if (kt && kt.far) {
       lines.push(el("div", { text: "Kwok–Tsang: " + kt.far + " pre-images farther from their neighbours than these are from each other" }));
     }
+    if (kt && b && kt.mse > b.mse.mean) {
+      // a number that reads as a bug unless the lab says what the chapter shows: a method that
+      // depends on the components alone can fail with few of them, where the fixed point does not
+      lines.push(el("div", { text: "Kwok–Tsang is worse than the training mean here: it uses the " + q + " components alone, and with too few of them it can fail (the chapter's text says why); kernel PCA's fixed point is held by the density term" }));
+    }
     const lost = run.restarts.reduce((s, r) => s + (r > 0 ? 1 : 0), 0);
     if (runDone && lost) lines.push(el("div", { text: lost + " restarted after a vanishing denominator" }));
     if (!pending) {

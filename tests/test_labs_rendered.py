@@ -454,3 +454,29 @@ def test_chapter5_lab_fits_a_new_kernel_in_slices(url, browser, slider, toggle):
     context.close()
     assert fits["calls"] >= 2 and fits["whole"] == 0, fits
     assert state["finished"], state
+
+
+ROWS = """() => Object.fromEntries(Array.from(
+  document.querySelectorAll('.kpca-lab[data-kind=denoising] .kpca-lab-table tr'),
+  (tr) => [tr.cells[0].textContent.split(' (')[0], tr.cells[1].textContent]))"""
+
+
+def test_chapter5_lab_says_why_kwok_tsang_is_worse_than_the_mean_when_it_is(url, browser):
+    """At q = 4 Kwok-Tsang's error is above the training mean's, which reads as a bug unless the
+    lab says what the chapter shows (a fresh student's reading); at the chapter's q it is not."""
+    context = new_context(browser, DESKTOP)
+    page = open_labs(context, url + DENOISING_PAGE)
+    shown = {}
+    for q in (4, 10):
+        page.evaluate("""async (q) => { const lab = window.kpcaLabs.find((l) => l.kind === 'denoising');
+          await lab.set({n_components: q}); await lab.whenIdle(); }""", q)
+        page.evaluate(TWO_FRAMES)
+        rows = page.evaluate(ROWS)
+        text = page.locator(".kpca-lab[data-kind=denoising] .kpca-lab-numbers").text_content()
+        shown[q] = (float(rows["Kwok–Tsang"]), float(rows["training mean"]),
+                    "Kwok–Tsang is worse than the training mean here" in text)
+    context.close()
+    print(f"\n(Kwok-Tsang MSE, training mean MSE, note shown) per q: {shown}")
+    for q, (kwok_tsang, mean, note) in shown.items():
+        assert note == (kwok_tsang > mean), (q, shown[q])
+    assert shown[4][2] and not shown[10][2], shown  # both branches are seen
