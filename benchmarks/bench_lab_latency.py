@@ -32,7 +32,10 @@ notebooks, execution off, into a temporary folder, as the browser test
 builds it). ``--static DIR`` serves it with another ``_static`` folder's
 lab files, so that two versions of the labs can be compared in one run.
 
-Run: PYTHONPATH=. .venv/bin/python benchmarks/bench_lab_latency.py [--html _build/html] [--static DIR]
+``--busy 2`` runs two CPU-bound processes beside the measurement (issue 40 asks for the
+table quiet and with two CPU-bound processes beside it).
+
+Run: PYTHONPATH=. .venv/bin/python benchmarks/bench_lab_latency.py [--html _build/html] [--static DIR] [--busy 2]
 """
 
 import argparse
@@ -45,6 +48,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from busy import busy, load  # noqa: E402
 from lab_latency import baseline, drag_baseline, drag_lab, drag_table, sweep_lab, table  # noqa: E402
 from test_book_in_browser import (  # noqa: E402
     CHROMIUM,
@@ -104,7 +109,11 @@ def main():
     parser.add_argument("--repeats", type=int, default=1, help="sweeps of every control")
     parser.add_argument("--pages", nargs="*", help="only these pages (e.g. chapters/04_kernel_pca.html)")
     parser.add_argument("--no-drags", action="store_true", help="single moves only")
+    parser.add_argument("--busy", type=int, default=0,
+                        help="CPU-bound processes run beside the measurement (default 0: quiet)")
     args = parser.parse_args()
+    if args.busy < 0:
+        parser.error("--busy must be a count >= 0")
     with tempfile.TemporaryDirectory() as directory:
         html = args.html.resolve() if args.html else build_book(Path(directory) / "book")
         if args.static:
@@ -114,8 +123,12 @@ def main():
                 shutil.copy(lab_file, copy / "_static" / lab_file.name)
             html = copy
         pages = args.pages or lab_pages(html)
-        rows, drag_rows, base = measure(html, pages, args.repeats, drags=not args.no_drags)
+        with busy(args.busy):
+            before = load()
+            rows, drag_rows, base = measure(html, pages, args.repeats, drags=not args.no_drags)
+            after = load()
     print(f"book: {args.html or 'built from the committed notebooks'}; labs' files: {args.static or 'its own'}")
+    print(f"{args.busy} CPU-bound process(es) beside it; {before} at the start, {after} at the end")
     print("ms from a control's input event to the second animation frame after it")
     print("\n".join(table(rows, base)))
     by_class = {}
@@ -127,7 +140,6 @@ def main():
     if drag_rows:
         print()
         print("\n".join(drag_table(drag_rows)))
-    print(f"load average: {Path('/proc/loadavg').read_text().split()[:3] if Path('/proc/loadavg').exists() else '?'}")
 
 
 if __name__ == "__main__":
