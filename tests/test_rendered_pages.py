@@ -55,25 +55,8 @@ def book(tmp_path_factory):
     return Path(built).resolve() if built else shared_build(tmp_path_factory, "book")
 
 
-# Known open (issue 40): the appendices, rewritten by issue 38, still print lines wider
-# than the column, name equations by their labels and have a few wide formulas; four
-# sections of chapters 1 and 5 still print tables wider than 88 characters. Their cases
-# are expected to fail until then (not strict: a page fixed early passes).
-OPEN_OUTPUT_PAGES = {"chapters/01_pca_cost.html", "chapters/05_preimages_denoising_baselines.html",
-                     "chapters/05_preimages_denoising_preimages.html",
-                     "chapters/05_preimages_denoising_table1.html"}
-
-
-def still_open(name, outputs=False):
-    """The pytest marks of a page whose case is known open (see above)."""
-    appendix = re.match(r"chapters/[A-C]_", name) is not None
-    if appendix or (outputs and name in OPEN_OUTPUT_PAGES):
-        return [pytest.mark.xfail(reason="issue 40: not yet fixed on this page", strict=False)]
-    return []
-
-
-def cases(names, outputs=False):
-    return [pytest.param(name, marks=still_open(name, outputs), id=page_id(name)) for name in names]
+def cases(names):
+    return [pytest.param(name, id=page_id(name)) for name in names]
 
 
 # one load of a page per width for the checks that only read it: (every solution and box
@@ -121,7 +104,7 @@ RAW_SOURCE = r"""() => {
   const text = copy.textContent;
   const patterns = [
     /\$[^$\s][^$]{0,60}?\\[A-Za-z]+/g,          // $\rho ... : an inline formula left as TeX
-    /\\[A-Za-z]{2,}(?=[\s{(_^\\]|$)/g,          // \alpha, \frac{, \lVert: a TeX command
+    /\\[A-Za-z]{2,}(?=[\s{(_^\\:;,.)]|$)/g,     // \alpha, \frac{, \lVert, \alpha: (a link's text)
     /\$\$|\\\(|\\\[|\\begin\{/g,                // display delimiters
     /\{(?:eq|cite|doc|ref|numref|math|term|download|prf:ref)\}`?/g,   // a MyST role
   ];
@@ -201,7 +184,7 @@ WIDE_OUTPUTS = r"""() => [...document.querySelectorAll('.bd-article .cell_output
 
 
 @pytest.mark.parametrize("width", WIDTHS, ids=str)
-@pytest.mark.parametrize("name", cases(PAGES, outputs=True))
+@pytest.mark.parametrize("name", cases(PAGES))
 def test_no_printed_output_is_cut_without_a_cue(name, width, server, browser_context):
     """At 1280 px no printed output scrolls sideways: the chapters print within the 88
     characters the text column holds. At 390 px a line of 88 characters is wider than the
