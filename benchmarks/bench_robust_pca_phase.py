@@ -16,7 +16,8 @@ certified recovery nor a certified failure is a near-tie (another split within
 and a run that reached max_iter is kept apart. (The review of the first version of the appendix found that 104
 of its 321 "failures", run with a primal-only stop, were the solver's.)
 
-Writes ``benchmarks/robust_pca_phase.npz``, which Appendix B draws.
+Writes ``kpca_lib/datasets/robust_pca_phase.npz`` (shipped with the library:
+``kl.datasets.load_robust_pca_phase()``), which Appendix B draws.
 
 Run:  .venv/bin/python benchmarks/bench_robust_pca_phase.py
       .venv/bin/python benchmarks/bench_robust_pca_phase.py --reclassify
@@ -36,7 +37,8 @@ from sklearn.utils import Bunch
 from kpca_lib.explorers import CERTIFIED_VERDICTS, VERDICTS, certified_codes, pcp_phase_diagram
 
 N, RANKS, CORRUPTIONS, N_TRIALS = 60, np.arange(1, 13), np.arange(1, 13) * 0.025, 4
-OUTPUT = Path(__file__).with_name("robust_pca_phase.npz")
+# shipped with the library: kl.datasets.load_robust_pca_phase() reads it
+OUTPUT = Path(__file__).resolve().parents[1] / "kpca_lib" / "datasets" / "robust_pca_phase.npz"
 
 
 def report(out):

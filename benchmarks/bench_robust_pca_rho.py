@@ -52,7 +52,7 @@ from kpca_lib import robust_pca
 from kpca_lib.datasets import low_rank_plus_sparse
 from kpca_lib.explorers import VERDICTS, pcp_verdict
 
-PHASE = Path(__file__).with_name("robust_pca_phase.npz")
+PHASE = Path(__file__).resolve().parents[1] / "kpca_lib" / "datasets" / "robust_pca_phase.npz"
 RHOS = (1.1, 1.2, 1.3, 1.5)
 
 

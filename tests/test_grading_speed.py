@@ -118,8 +118,7 @@ def every_chapter(tmp_path_factory):
 def test_a_correct_notebook_of_every_chapter_gets_full_marks_from_the_short_run_alone(every_chapter):
     outcomes, folders, stdout, notes = every_chapter
     assert sorted(outcome.chapter for outcome in outcomes) == GRADED
-    # full marks: every check of every exercise passed (appendix B's notebook reads a file of the repository,
-    # ../benchmarks/robust_pca_phase.npz, in cells of no exercise: those fail, and cost no point, in either run)
+    # full marks: every check of every exercise passed
     assert all(outcome.ran and outcome.verdict.checks for outcome in outcomes), stdout
     assert [outcome.name for outcome in outcomes if not all(check.passed for check in outcome.verdict.checks.values())
             or any(reasons for reasons in outcome.verdict.exercises.values())] == [], stdout

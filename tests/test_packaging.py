@@ -168,8 +168,10 @@ def import_each(target, allowed, names):
 def test_wheel_holds_every_module_of_both_packages(wheel):
     with zipfile.ZipFile(wheel) as archive:
         files = set(archive.namelist())
+    # the modules, the book's matplotlib style and the data the library reads (appendix B's phase diagram)
     wanted = {path.relative_to(ROOT).as_posix() for package in ("kpca_lib", "coursework")
-              for path in (ROOT / package).rglob("*.py")}
+              for pattern in ("*.py", "*.mplstyle", "*.npz") for path in (ROOT / package).rglob(pattern)}
+    assert "kpca_lib/datasets/robust_pca_phase.npz" in wanted
     assert wanted - files == set()
     assert not any(re.match(r"(tests|chapters|benchmarks)/", name) for name in files)
 

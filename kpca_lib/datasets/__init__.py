@@ -15,11 +15,15 @@ generator                   what                            chapter
 :func:`low_rank_plus_sparse`  low rank plus sparse matrix   appendix B
 :func:`synthetic_video`     a static scene, moving objects  appendix B
 ==========================  ==============================  ===================
+
+:func:`load_robust_pca_phase` reads appendix B's phase diagram, computed by a
+benchmark (ten minutes) and shipped with the library.
 """
 
 from .appendices import FILLER_WORDS, TOPIC_WORDS, low_rank_plus_sparse, planted_topics, synthetic_video
 from .chapters_1_3 import blob_images, noisy_circle
 from .chapters_4_5 import concentric_rings, denoising_curve, denoising_toy
+from .precomputed import load_robust_pca_phase
 
 __all__ = [
     "noisy_circle",
@@ -32,4 +36,5 @@ __all__ = [
     "planted_topics",
     "low_rank_plus_sparse",
     "synthetic_video",
+    "load_robust_pca_phase",
 ]
