@@ -58,9 +58,9 @@ def _problem(entry, label, targets, columns, value, override):
     most = columns.get(label, (None, None))[0]
     if label not in columns:
         return f"no exercise {label!r} in the gradebook"
-    if written_part_key(label) in columns:  # the column its checks fill: never overwritten by hand
+    if written_part_key(label) in columns and not override:  # the checks' column: by hand only with the flag
         return (f"{label!r} holds the points its checks earned; the points of its written part go in "
-                f"{written_part_key(label)!r}")
+                f"{written_part_key(label)!r} (give --override-autograded to replace the checks' points)")
     if not targets:
         return f"no student {entry.get('student')!r} with exercise {label!r} in the gradebook"
     if value is None or value < 0 or (most is not None and value > most):
