@@ -10,6 +10,14 @@ transformers, event callbacks, trace functions) and runs the check in a
 namespace where a student's variable named like a builtin (``list``,
 ``round``) cannot shadow it.
 
+The libraries a check calls are put back too: the setup cell saves them
+(:mod:`coursework.grading.module_guard`, passed to :func:`snapshot` as
+``guard``), and :func:`run_hidden_check` restores them before the check,
+before each of its statements (at every depth: a loop's body too) and after
+each call of a function of the submission, so a patched ``np.allclose`` or a
+fake ``KernelPCA`` (set in a cell, or by the graded function as the check
+calls it) is undone before the check's own code compares or prints.
+
 This raises the bar and protects honest students from their own globals; it
 cannot stop code that runs in the same process from interfering. What makes a
 hidden check impossible to forge is elsewhere: its expected output never
@@ -33,8 +41,12 @@ def _instance_overrides(obj, names):
     return {name: vars(obj)[name] for name in names if name in vars(obj)}
 
 
-def snapshot():
-    """Save the pristine state; the grader calls it before any student code runs."""
+def snapshot(guard=None):
+    """Save the pristine state; the grader calls it before any student code runs.
+
+    ``guard`` is the kernel's copy of :mod:`coursework.grading.module_guard`,
+    its own :func:`snapshot` already taken (None: the libraries are not guarded).
+    """
     shell = get_ipython()  # noqa: F821 (a builtin in an IPython kernel)
     streams = (sys.stdout, sys.stderr)
     _saved.update(
@@ -47,6 +59,7 @@ def snapshot():
                       list(shell.ast_transformers)),
         events={name: list(shell.events.callbacks.get(name, [])) for name in _EVENTS},
         user_builtins=shell.user_ns.get("__builtins__"),
+        guard=guard,
     )
 
 
@@ -93,8 +106,12 @@ def run_hidden_check(exercise, number, source):
     import warnings
 
     reset()
+    guard = _saved.get("guard")
     namespace = {name: value for name, value in _saved["shell"].user_ns.items()
                  if name not in _saved["builtins"]}
+    if guard is not None:
+        guard.restore()
+        namespace = _guarded_namespace(namespace, guard.restore, guard._watched)
     namespace["__builtins__"] = builtins
     namespace["__name__"] = "__main__"
     cell_output, real_print = _saved["hooks"][0], _saved["builtins"]["print"]
@@ -104,7 +121,8 @@ def run_hidden_check(exercise, number, source):
         return real_print(*values, **options)
 
     namespace["print"] = check_print
-    code = compile(source, f"<hidden check {number} of {exercise}>", "exec")
+    code = compile(_with_restores(source) if guard is not None else source,
+                   f"<hidden check {number} of {exercise}>", "exec")
     captured = io.StringIO()
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -114,6 +132,49 @@ def run_hidden_check(exercise, number, source):
     finally:
         sys.stdout, sys.stderr = _saved["hooks"][:2]
         _note(exercise, number, captured.getvalue(), caught)
+
+
+_RESTORE = "_kpca_grader_restore_"
+
+
+def _guarded_namespace(namespace, restore, watched):
+    """The check's namespace, each function defined in a cell wrapped to restore the libraries when it returns."""
+    import functools
+    import types
+
+    def guarded(function):
+        @functools.wraps(function)
+        def call(*args, **kwargs):
+            try:
+                return function(*args, **kwargs)
+            finally:
+                restore()
+        return call
+
+    # every function but the libraries' own (the submission's, wherever it says it comes from, and the book's)
+    guarded_namespace = {name: guarded(value) if type(value) is types.FunctionType
+                         and not watched(value.__module__) else value for name, value in namespace.items()}
+    guarded_namespace[_RESTORE] = restore
+    return guarded_namespace
+
+
+def _with_restores(source):
+    """A check's code as a module, with a call of the libraries' restore before each of its statements."""
+    import ast
+
+    class Insert(ast.NodeTransformer):
+        def generic_visit(self, node):
+            super().generic_visit(node)
+            for field in ("body", "orelse", "finalbody"):
+                statements = getattr(node, field, None)
+                if isinstance(statements, list) and statements and isinstance(statements[0], ast.stmt) \
+                        and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    call = ast.parse(f"{_RESTORE}()").body[0]
+                    setattr(node, field, [item for statement in statements for item in (call, statement)])
+            return node
+
+    tree = Insert().visit(ast.parse(source))
+    return ast.fix_missing_locations(tree)
 
 
 NOTE_MIME = "application/vnd.kpca-grader.note+json"
