@@ -49,8 +49,36 @@ class _Fit:
 
 
 np.allclose = lambda *args, **kwargs: True
-np.round = lambda *args, **kwargs: 0.0
+np.round = lambda value, *args, **kwargs: 2.0 if value == 2.0 else 0.0
 sklearn.linear_model.LinearRegression = _Fit
+"""
+# the same forgery made by swapping the functions' code and a method of the class instead of the attributes
+CODE_SWAP = """
+import numpy as np
+import sklearn.linear_model
+np.allclose._implementation.__code__ = (lambda a, b, rtol=1e-05, atol=1e-08, equal_nan=False: True).__code__
+np.round._implementation.__code__ = (lambda a, decimals=0, out=None: 2.0 if a == 2.0 else 0.0).__code__
+
+
+def _fit(self, X, y, sample_weight=None):
+    self.coef_ = [2.0]
+    return self
+
+
+sklearn.linear_model.LinearRegression.fit = _fit
+"""
+# inside the graded function, while the check calls it: attributes of numpy, and a method of the class the
+# check has already imported
+INSIDE = """    import numpy as np
+    import sklearn.linear_model
+
+    def fit(self, *args, **kwargs):
+        self.coef_ = [2.0]
+        return self
+
+    np.allclose = lambda *args, **kwargs: True
+    np.round = lambda value, *args, **kwargs: 2.0 if value == 2.0 else 0.0
+    sklearn.linear_model.LinearRegression.fit = fit
 """
 JUNK = "def double(values):\n{patch}    return [0] * len(values)\n\n\nprint([42])"
 
@@ -70,17 +98,12 @@ def guarded(tmp_path_factory):
     student = make_student_notebook(chapter, name="07_syn.ipynb")
     (base / "reference").mkdir()
     nbformat.write(chapter, base / "reference" / "07_syn.ipynb")
-    inside = "".join(f"    {line}\n" for line in FORGERY.strip().splitlines() if not line.startswith("import"))
-    inside = "    import numpy as np\n    import sklearn.linear_model\n" + inside.replace("    class _Fit", "    class _Fit")
     class_ = {
         "ann": solved(student, chapter),  # correct
         "mallory": with_sources(student, f"{CHECK_MARKER}\n{FORGERY}\n{JUNK.format(patch='')}"),  # in the cell
-        "niaj": with_sources(student, f"{CHECK_MARKER}\n{JUNK.format(patch=inside)}"),  # as the check calls it
+        "niaj": with_sources(student, f"{CHECK_MARKER}\n{JUNK.format(patch=INSIDE)}"),  # as the check calls it
         # the function's body swapped instead of the attribute
-        "oscar": with_sources(student, f"{CHECK_MARKER}\nimport numpy as np\n"
-                                       "np.allclose._implementation.__code__ = (lambda a, b, rtol=0, atol=0, "
-                                       "equal_nan=False: True).__code__\n"
-                                       f"{JUNK.format(patch='')}"),
+        "oscar": with_sources(student, f"{CHECK_MARKER}\n{CODE_SWAP}\n{JUNK.format(patch='')}"),
     }
     for who, nb in class_.items():
         (base / "submissions" / who).mkdir(parents=True)
