@@ -67,3 +67,33 @@ def test_every_export_warns_about_a_notebook_not_graded_and_answers_not_marked(c
     notes = io.StringIO()
     export(book, tmp_path / "canvas.csv", "canvas", notes=notes)
     assert "not marked" not in notes.getvalue() and "peggy (07_syn)" in notes.getvalue()
+
+
+def test_the_feedback_starts_with_the_total_and_shows_the_marks_once_given(mixed, tmp_path):
+    from coursework.grading.gradebook import parse_deadline
+
+    references = {"07_syn.ipynb": mixed[2]}
+    book, feedback = tmp_path / "gradebook.csv", tmp_path / "feedback"
+    dan = outcome(mixed, "dan", folder=tmp_path / "s")
+    (tmp_path / "s" / "dan" / "submitted.txt").write_text("2026-03-01T10:00:00+00:00\n")  # 10 hours late: 1 day
+    records = Records(book, feedback, deadline=parse_deadline("2026-03-01T00:00+00:00"), per_day=0.25)
+    keep(records, [dan], references)
+    # all checks pass: 4 + 1 code points of 10 (derivation 2, written part 3); one day late: 25% of 10 off
+    text = (feedback / "dan" / "07_syn.md").read_text()
+    lines = text.split("\n")
+    assert lines[2] == ("Total: 2.5 of 10 points (code exercises 5, 2.5 taken off for lateness); 2 written "
+                        "answers not marked yet (0 until marked).")
+    assert "- Written part (your answer cells): 3 points, graded by hand, separately." in text
+    hand = tmp_path / "hand.csv"
+    hand.write_text("student,exercise,points,comment\ndan,syn-ex0,1.5,\ndan,syn-ex1-written,3,clear\n")
+    add_hand_points(book, hand)
+    text = (feedback / "dan" / "07_syn.md").read_text()
+    # 5 + 1.5 + 3 - 2.5 = 7
+    assert text.split("\n")[2] == ("Total: 7 of 10 points (code exercises 5, marked by hand 4.5, 2.5 taken off "
+                                   "for lateness).")
+    assert "graded by hand, separately" not in text
+    section = text[text.index("## Exercise 7.2"):text.index("## Exercise 7.3")]
+    assert "- Written part (your answer cells): 3 of 3 points, marked by hand." in section
+    assert 'Marked by hand: see the section "Marked by hand" at the end.' in text
+    keep(Records(book), [dan], references)  # a re-grade writes the same
+    assert (feedback / "dan" / "07_syn.md").read_text() == text
