@@ -231,7 +231,7 @@ def _course(args):
         return 0
     from .grading.written import export_written
 
-    for path in export_written(args.submissions, args.reference, args.output):
+    for path in export_written(args.submissions, args.reference, args.output, notes=sys.stderr):
         print(f"wrote {path}")
     return 0
 

@@ -231,7 +231,9 @@ def test_feedback_names_the_book_exercise_and_the_cell_and_never_a_hidden_expect
     text = feedback_markdown("Ada", "07_syn.ipynb", verdict, reference, score(verdict, reference), plan.places)
     assert PLANTED_VALUE not in text and PLANTED_SEED not in text and "default_rng" not in text
     assert "## Exercise 7.2 (" in text and "## Exercise 7.3 (" in text
-    assert "Hidden check 1 (your functions called on inputs you have not seen): extra output" in text
+    # and no hint that the expected output was in it (chapter 3 walkthrough)
+    assert "Hidden check 1 (your functions called on inputs you have not seen): output that is not the " \
+           "check's own" in text and "extra output" not in text
     assert "[42]" in text and "[63]" in text  # the visible check: expected (shown in the handout) and actual
     assert "Cell " not in text
     assert 'the second code cell under "Pen and paper": raised NameError' in text

@@ -97,3 +97,48 @@ def test_the_feedback_starts_with_the_total_and_shows_the_marks_once_given(mixed
     assert 'Marked by hand: see the section "Marked by hand" at the end.' in text
     keep(Records(book), [dan], references)  # a re-grade writes the same
     assert (feedback / "dan" / "07_syn.md").read_text() == text
+
+
+def test_written_says_a_broken_upload_was_not_read_and_its_feedback_too(course, tmp_path):
+    import nbformat
+
+    from coursework.grading.written import export_written
+
+    chapter, handout, reference = course
+    (tmp_path / "ref").mkdir()
+    nbformat.write(chapter, tmp_path / "ref" / "07_syn.ipynb")
+    (tmp_path / "subs" / "ada").mkdir(parents=True)
+    nbformat.write(handout, tmp_path / "subs" / "ada" / "07_syn.ipynb")
+    (tmp_path / "subs" / "peggy").mkdir(parents=True)
+    (tmp_path / "subs" / "peggy" / "07_syn.ipynb").write_text('{"cells": [')  # truncated upload
+    notes = io.StringIO()
+    export_written(tmp_path / "subs", tmp_path / "ref", tmp_path / "written", notes=notes)
+    assert "peggy/07_syn.ipynb: not read (" in notes.getvalue() and "written answers are not collected" in notes.getvalue()
+    text = (tmp_path / "written" / "07_syn" / "syn-ex0.md").read_text()
+    assert "## peggy\n\n(the notebook could not be read: no answer collected; see the student's feedback)" in text
+    assert "## ada\n\n" in text
+    # her feedback (status error) does not promise that her written answers are being graded
+    keep(Records(tmp_path / "gradebook.csv", tmp_path / "feedback"),
+         [outcome(course, "peggy", ran=False, folder=tmp_path / "s")], {"07_syn.ipynb": reference})
+    feedback = (tmp_path / "feedback" / "peggy" / "07_syn.md").read_text()
+    assert "graded by hand, separately" not in feedback
+    assert "Written answers (Exercise 7.1): this notebook could not be read, so they were not collected" in feedback
+
+
+def test_extra_output_in_a_hidden_check_never_says_the_expected_output_was_there(course):
+    from coursework.grading.preparation import build_run_notebook
+    from coursework_notebooks import hidden_answer, solved
+    from test_grading_course import role_index, verdict_of
+
+    chapter, student, reference = course
+    plan = build_run_notebook(solved(student, chapter), reference)
+    hidden = role_index(plan, "hidden", "syn-ex1")
+    expected = "".join(output["text"] for output in plan.notebook.cells[hidden].outputs)
+    assert expected != hidden_answer()  # the course fixture's planted value, not a real double
+    verdict = verdict_of(plan, reference, [(hidden, "Notebook cell execution failed\nCell outputs differ")],
+                         {hidden: expected + "forged by a thread\n"})
+    reason = verdict.checks[("hidden", "syn-ex1", 1)].reason
+    assert not verdict.checks[("hidden", "syn-ex1", 1)].passed
+    assert "expected" not in reason and "and more" not in reason and "extra" not in reason
+    assert reason == "output that is not the check's own (something else was printed into it, from outside the " \
+                     "check's calls)"

@@ -154,7 +154,11 @@ def feedback_markdown(student, chapter, verdict, reference, score, places=None, 
     if late:
         lines += [late, ""]
     marks = {key: value for key, value in (marks or {}).items() if value not in (None, "")}
-    if reference.written:
+    if reference.written and status == "error":
+        numbers = ", ".join(reference.written_title(key) for key in reference.written)
+        lines += [f"Written answers ({numbers}): this notebook could not be read, so they were not collected "
+                  "either; hand in a notebook that opens, and they will be marked with the others.", ""]
+    elif reference.written:
         pending = [reference.written_title(key) for key in reference.written if key not in marks]
         lines += [written_answers_line(pending, bool(marks)), ""]
     if status == "error":
