@@ -13,8 +13,8 @@ Python classes it defines, and the code of its Python functions, and the
 ``sys.modules`` entries. :func:`restore` puts back whatever a submission
 replaced or deleted there and removes what it added.
 
-It is cheap when nothing changed (one identity comparison of each namespace's
-values, in C: ``map(id, map(namespace.get, keys))``), so that the grader can
+It is cheap when nothing changed (one identity comparison of every namespace's
+values, in C: ``map(operator.is_, map(namespace.get, keys), values)``), so that the grader can
 call it before each hidden check and before every statement of a check's code.
 It never calls a method of a value it finds (no ``==``, which a forged value
 could answer "equal"). What the libraries themselves change as they run (a
@@ -35,7 +35,8 @@ _IMMUTABLE_TYPE = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE: a class nobody can change 
 _DESCRIPTORS = (types.ModuleType, property, classmethod, staticmethod, float, complex)
 # a Python function's body and defaults, each read in C for every function at once
 _PARTS = tuple(operator.attrgetter(name) for name in ("__code__", "__defaults__", "__kwdefaults__"))
-_state = {"spaces": [], "functions": (), "parts": (), "part_ids": (), "sys_modules": {}}
+_VALUES = operator.methodcaller("values")
+_state = {"spaces": [], "functions": (), "parts": ((), (), ()), "sys_modules": {}}
 
 
 def _watched(name):
@@ -70,7 +71,7 @@ def modules_to_import(sources):
 def _space(namespace, owner):
     keys = tuple(namespace.keys())
     values = tuple(namespace[key] for key in keys)
-    return [namespace, owner, keys, values, tuple(map(id, values))]
+    return [namespace, owner, keys, values, None]
 
 
 def _functions(values):
@@ -106,8 +107,8 @@ def snapshot(names=()):
                 spaces.append(_space(value.__dict__, value))
     functions = tuple({id(f): f for space in spaces for f in _functions(space[3])}.values())
     parts = tuple(tuple(map(part, functions)) for part in _PARTS)
-    _state.update(spaces=spaces, functions=functions, parts=parts, sys_modules=modules, fingerprint=_fingerprint(spaces),
-                  part_ids=tuple(tuple(map(id, values)) for values in parts))
+    _state.update(spaces=spaces, functions=functions, parts=parts, sys_modules=modules)
+    _flatten(spaces)
 
 
 def _repair(space):
@@ -125,11 +126,23 @@ def _repair(space):
     space[:] = _space(namespace, owner)  # what is left is the libraries' own state: the new baseline
 
 
-def _fingerprint(spaces):
-    """The ids of every value of every namespace, and each namespace's size, computed in C."""
-    getters = [space[0].get for space in spaces]
-    values = chain.from_iterable(map(map, getters, [space[2] for space in spaces]))
-    return tuple(map(id, values)), tuple(map(len, [space[0] for space in spaces]))
+def _flatten(spaces):
+    """What :func:`_unchanged` compares: the namespaces, their sizes, and all their values in order."""
+    _state["namespaces"] = [space[0] for space in spaces]
+    _state["sizes"] = tuple(len(space[2]) for space in spaces)
+    _state["values"] = tuple(chain.from_iterable(space[3] for space in spaces))
+
+
+def _unchanged():
+    """Whether every namespace holds the very same values in the same order (identity, in C, no ``==``).
+
+    A replaced value, a deleted or added key changes the sizes or the sequence of values; only a last key
+    deleted and another added with the same value looks the same (which makes no library call anything else).
+    """
+    if tuple(map(len, _state["namespaces"])) != _state["sizes"]:
+        return False
+    now = chain.from_iterable(map(_VALUES, _state["namespaces"]))
+    return all(map(operator.is_, now, _state["values"]))
 
 
 def restore():
@@ -138,15 +151,15 @@ def restore():
         if sys.modules.get(name) is not module:
             sys.modules[name] = module
     repaired, spaces = 0, _state["spaces"]
-    if _fingerprint(spaces) != _state["fingerprint"]:
+    if not _unchanged():
         for space in spaces:
-            namespace, _, keys, _, ids = space
-            if len(namespace) != len(keys) or tuple(map(id, map(namespace.get, keys))) != ids:
+            namespace, _, keys, values, _ = space
+            if len(namespace) != len(keys) or not all(map(operator.is_, map(namespace.get, keys), values)):
                 _repair(space)
                 repaired += 1
-        _state["fingerprint"] = _fingerprint(spaces)
+        _flatten(spaces)
     functions = _state["functions"]
-    if any(tuple(map(id, map(part, functions))) != ids for part, ids in zip(_PARTS, _state["part_ids"])):
+    if not all(all(map(operator.is_, map(part, functions), saved)) for part, saved in zip(_PARTS, _state["parts"])):
         body, defaults, keyword_defaults = _state["parts"]
         for function, values in zip(functions, zip(body, defaults, keyword_defaults)):
             function.__code__, function.__defaults__, function.__kwdefaults__ = values
