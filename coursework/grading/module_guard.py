@@ -118,7 +118,8 @@ def _repair(space):
         current = namespace.get(key, _MISSING)
         if current is not saved and (current is _MISSING or _code_like(saved)):
             type.__setattr__(owner, key, saved) if isinstance(owner, type) else namespace.__setitem__(key, saved)
-    for key in [key for key in namespace.keys() if key not in set(keys)]:
+    known = set(keys)
+    for key in [key for key in namespace.keys() if key not in known]:
         value = namespace[key]
         genuine = isinstance(owner, str) and sys.modules.get(f"{owner}.{key}") is value
         if _code_like(value) and not genuine:
