@@ -75,15 +75,15 @@ def _space(namespace, owner):
 
 
 def _functions(values):
+    """The Python functions among ``values``: plain, a method's, a property's getter, numpy's implementation."""
     for value in values:
-        for inner in (value, getattr(value, "__func__", None), getattr(value, "fget", None)
-                      if isinstance(value, property) else None):
-            if isinstance(inner, types.FunctionType):
-                yield inner
-        if type(value).__name__ == "_ArrayFunctionDispatcher":  # numpy's wrapper of a Python function
-            implementation = getattr(value, "_implementation", None)
-            if isinstance(implementation, types.FunctionType):
-                yield implementation
+        try:  # a lazy object of a library may raise anything when asked for an attribute: then it is skipped
+            inner = [value, getattr(value, "__func__", None), value.fget if isinstance(value, property) else None]
+            if type(value).__name__ == "_ArrayFunctionDispatcher":  # numpy's wrapper of a Python function
+                inner.append(getattr(value, "_implementation", None))
+        except Exception:  # noqa: BLE001
+            continue
+        yield from (function for function in inner if isinstance(function, types.FunctionType))
 
 
 def snapshot(names=()):
@@ -93,7 +93,7 @@ def snapshot(names=()):
     for name in names:
         try:
             importlib.import_module(name)
-        except ImportError:  # `from kpca_lib import KernelPCA` names a class, not a submodule
+        except Exception:  # noqa: BLE001 (`from kpca_lib import KernelPCA` names a class; the book's cell will say)
             pass
     modules = {name: module for name, module in list(sys.modules.items())
                if _watched(name) and isinstance(module, types.ModuleType)}
