@@ -182,3 +182,43 @@ def test_the_modules_to_import_are_the_watched_ones_the_book_names():
     assert module_guard.modules_to_import(sources) == [
         "kpca_lib", "math", "numpy", "scipy.spatial.distance", "scipy.spatial.distance.cdist",
         "sklearn.decomposition", "sklearn.decomposition.KernelPCA"]
+
+
+def test_a_checks_own_change_of_a_library_stands_while_the_students_function_runs(guard, monkeypatch):
+    # chapter B's check swaps kl.robust_pca's code to refuse it while the student's solver runs; chapter C's
+    # rebinds a name in the student's function's globals: the guard keeps both, and undoes the student's patch
+    import builtins
+
+    from coursework.grading import in_kernel
+
+    import kpca_lib
+
+    def pcp_admm():
+        np.allclose = lambda *args, **kwargs: True  # a student's patch, as the check calls the function
+        return kpca_lib.robust_pca(None)
+
+    printed = []
+    namespace = in_kernel._guarded_namespace({"pcp_admm": pcp_admm, "np": np, "kl": kpca_lib}, guard)
+    assert namespace["pcp_admm"].__globals__ is pcp_admm.__globals__ and namespace["pcp_admm"].__wrapped__ is pcp_admm
+    namespace.update(print=lambda *values: printed.append(values), __builtins__=builtins)
+    source = """
+def refuse(*args, **kwargs):
+    return "refused"
+
+
+solver = kl.robust_pca
+library_code, solver.__code__ = solver.__code__, refuse.__code__
+try:
+    result = pcp_admm()
+    print(result, np.allclose(0, 1))
+finally:
+    solver.__code__ = library_code
+print(kl.robust_pca.__code__.co_name)
+"""
+    guard.begin_check()
+    exec(compile(in_kernel._with_restores(source), "<hidden check>", "exec"), namespace)
+    assert printed == [("refused", False), ("robust_pca",)]
+    kpca_lib.robust_pca.__code__ = (lambda: None).__code__  # left changed by a check: the next check starts clean
+    guard.accept()
+    guard.begin_check()
+    assert kpca_lib.robust_pca.__code__.co_name == "robust_pca"

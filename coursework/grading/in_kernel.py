@@ -110,8 +110,8 @@ def run_hidden_check(exercise, number, source):
     namespace = {name: value for name, value in _saved["shell"].user_ns.items()
                  if name not in _saved["builtins"]}
     if guard is not None:
-        guard.restore()
-        namespace = _guarded_namespace(namespace, guard.restore, guard._watched)
+        guard.begin_check()
+        namespace = _guarded_namespace(namespace, guard)
     namespace["__builtins__"] = builtins
     namespace["__name__"] = "__main__"
     cell_output, real_print = _saved["hooks"][0], _saved["builtins"]["print"]
@@ -134,16 +134,17 @@ def run_hidden_check(exercise, number, source):
         _note(exercise, number, captured.getvalue(), caught)
 
 
-_RESTORE = "_kpca_grader_restore_"
+_RESTORE, _ACCEPT = "_kpca_grader_restore_", "_kpca_grader_accept_"
 
 
-def _guarded_namespace(namespace, restore, watched):
+def _guarded_namespace(namespace, guard):
     """The check's namespace, each function defined in a cell wrapped to restore the libraries when it returns."""
     import functools
     import types
 
-    def guarded(function):
-        @functools.wraps(function)
+    restore = guard.restore
+
+    def make(function, restore):
         def call(*args, **kwargs):
             try:
                 return function(*args, **kwargs)
@@ -151,15 +152,35 @@ def _guarded_namespace(namespace, restore, watched):
                 restore()
         return call
 
+    code = make(None, None).__code__  # its free variables: function and restore
+
+    def guarded(function):
+        # made with the function's globals: a check may rebind a name the function looks up there (chapter C)
+        cells = {"function": function, "restore": restore}
+        closure = tuple(types.CellType(cells[name]) for name in code.co_freevars)
+        call = types.FunctionType(code, function.__globals__, function.__name__, None, closure)
+        return functools.update_wrapper(call, function)
+
     # every function but the libraries' own (the submission's, wherever it says it comes from, and the book's)
     guarded_namespace = {name: guarded(value) if type(value) is types.FunctionType
-                         and not watched(value.__module__) else value for name, value in namespace.items()}
-    guarded_namespace[_RESTORE] = restore
+                         and not guard._watched(value.__module__) else value for name, value in namespace.items()}
+    guarded_namespace[_RESTORE], guarded_namespace[_ACCEPT] = restore, guard.accept
     return guarded_namespace
 
 
+def _own(statement):
+    """Whether a statement of a check can run no code but the check's: names, attributes, constants, imports."""
+    import ast
+
+    runs_code = (ast.Call, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.Subscript, ast.comprehension,
+                 ast.Await, ast.Yield, ast.YieldFrom, ast.Lambda, ast.NamedExpr, ast.FormattedValue)
+    return isinstance(statement, (ast.Assign, ast.Import, ast.ImportFrom, ast.Pass)) and \
+        not any(isinstance(node, runs_code) for node in ast.walk(statement))
+
+
 def _with_restores(source):
-    """A check's code as a module, with a call of the libraries' restore before each of its statements."""
+    """A check's code as a module: the libraries restored before each statement, and what a statement of the
+    check's own changed in them (:func:`_own`) accepted after it."""
     import ast
 
     class Insert(ast.NodeTransformer):
@@ -169,8 +190,9 @@ def _with_restores(source):
                 statements = getattr(node, field, None)
                 if isinstance(statements, list) and statements and isinstance(statements[0], ast.stmt) \
                         and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                    call = ast.parse(f"{_RESTORE}()").body[0]
-                    setattr(node, field, [item for statement in statements for item in (call, statement)])
+                    restore, accept = (ast.parse(f"{name}()").body[0] for name in (_RESTORE, _ACCEPT))
+                    setattr(node, field, [item for statement in statements
+                                          for item in (restore, statement, *([accept] if _own(statement) else []))])
             return node
 
     tree = Insert().visit(ast.parse(source))

@@ -107,8 +107,35 @@ def snapshot(names=()):
                 spaces.append(_space(value.__dict__, value))
     functions = tuple({id(f): f for space in spaces for f in _functions(space[3])}.values())
     parts = tuple(tuple(map(part, functions)) for part in _PARTS)
-    _state.update(spaces=spaces, functions=functions, parts=parts, sys_modules=modules)
+    _state.update(spaces=spaces, functions=functions, parts=parts, sys_modules=modules,
+                  pristine=([list(space) for space in spaces], parts))
     _flatten(spaces)
+
+
+def begin_check():
+    """Before a hidden check: the libraries back as the setup cell saw them (whatever an earlier check accepted)."""
+    spaces, parts = _state["pristine"]
+    _state.update(spaces=[list(space) for space in spaces], parts=parts)
+    _flatten(_state["spaces"])
+    return restore()
+
+
+def _functions_changed():
+    functions = _state["functions"]
+    return not all(all(map(operator.is_, map(part, functions), saved)) for part, saved in zip(_PARTS, _state["parts"]))
+
+
+def accept():
+    """Take what the libraries hold now as what :func:`restore` puts back: a hidden check's own change (a check
+    that swaps a library function's code to refuse it while the student's solver runs) stands until undone."""
+    if not _unchanged():
+        for space in _state["spaces"]:
+            namespace, owner, keys, values, _ = space
+            if len(namespace) != len(keys) or not all(map(operator.is_, map(namespace.get, keys), values)):
+                space[:] = _space(namespace, owner)
+        _flatten(_state["spaces"])
+    if _functions_changed():
+        _state["parts"] = tuple(tuple(map(part, _state["functions"])) for part in _PARTS)
 
 
 def _repair(space):
@@ -160,7 +187,7 @@ def restore():
                 repaired += 1
         _flatten(spaces)
     functions = _state["functions"]
-    if not all(all(map(operator.is_, map(part, functions), saved)) for part, saved in zip(_PARTS, _state["parts"])):
+    if _functions_changed():
         body, defaults, keyword_defaults = _state["parts"]
         for function, values in zip(functions, zip(body, defaults, keyword_defaults)):
             function.__code__, function.__defaults__, function.__kwdefaults__ = values
