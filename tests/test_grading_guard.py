@@ -180,7 +180,7 @@ def test_the_modules_to_import_are_the_watched_ones_the_book_names():
     sources = ["import numpy as np\nfrom scipy.spatial.distance import cdist\nimport pandas\n",
                "%matplotlib inline\nimport os", "from sklearn.decomposition import KernelPCA\nimport math"]
     assert module_guard.modules_to_import(sources) == [
-        "kpca_lib", "math", "numpy", "scipy.spatial.distance", "scipy.spatial.distance.cdist",
+        "math", "numpy", "scipy.spatial.distance", "scipy.spatial.distance.cdist",
         "sklearn.decomposition", "sklearn.decomposition.KernelPCA"]
 
 
