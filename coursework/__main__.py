@@ -45,11 +45,15 @@ def _parser():
         description="Copy the chapters into DESTINATION (readable by you alone), add the course's secret offset "
                     "(drawn once, kept in DESTINATION/.secret-offset) to every default_rng(SEED) of the hidden "
                     "checks, execute the copies, and run check --strict on them. Grade with --reference "
-                    "DESTINATION. Exit status 1 if check --strict fails.")
+                    "DESTINATION. Exit status 1 if check --strict fails, if a re-seeded hidden check prints the "
+                    "same as with the public seed, or if a chapter stalled twice.")
     private.add_argument("source", help="the chapters, e.g. chapters/")
     private.add_argument("destination", help="the private folder, e.g. private/ (in .gitignore)")
     private.add_argument("--no-execute", action="store_true", help="re-seed only (execute the copies yourself)")
     private.add_argument("--timeout", type=float, default=900, help="seconds allowed per cell (default: 900)")
+    private.add_argument("--stall", type=float, default=120,
+                         help="seconds a kernel may use no CPU while a cell waits for its reply, before the chapter "
+                              "is run again from a fresh kernel (default: 120)")
     _add_self_check(commands)
     grade = commands.add_parser("grade", help="grade a folder of submissions", description=_GRADE_HELP)
     grade.add_argument("submissions", help="a notebook or a folder of them (searched recursively)")
@@ -227,7 +231,7 @@ def _course(args):
         return 0
     from .grading.written import export_written
 
-    for path in export_written(args.submissions, args.reference, args.output):
+    for path in export_written(args.submissions, args.reference, args.output, notes=sys.stderr):
         print(f"wrote {path}")
     return 0
 
@@ -254,7 +258,7 @@ def main(argv=None):
             from .authoring.private import make_private_reference
 
             return make_private_reference(args.source, args.destination, sys.stdout, execute=not args.no_execute,
-                                          timeout=args.timeout)
+                                          timeout=args.timeout, stall=args.stall)
         if args.command == "check":
             from .authoring.check import check
 

@@ -231,7 +231,9 @@ def test_feedback_names_the_book_exercise_and_the_cell_and_never_a_hidden_expect
     text = feedback_markdown("Ada", "07_syn.ipynb", verdict, reference, score(verdict, reference), plan.places)
     assert PLANTED_VALUE not in text and PLANTED_SEED not in text and "default_rng" not in text
     assert "## Exercise 7.2 (" in text and "## Exercise 7.3 (" in text
-    assert "Hidden check 1 (your functions called on inputs you have not seen): extra output" in text
+    # and no hint that the expected output was in it (chapter 3 walkthrough)
+    assert "Hidden check 1 (your functions called on inputs you have not seen): output that is not the " \
+           "check's own" in text and "extra output" not in text
     assert "[42]" in text and "[63]" in text  # the visible check: expected (shown in the handout) and actual
     assert "Cell " not in text
     assert 'the second code cell under "Pen and paper": raised NameError' in text
@@ -603,12 +605,12 @@ def test_the_written_part_is_collected_given_points_by_hand_and_exported(mixed, 
     export(book, tmp_path / "canvas.csv", "canvas")
     with open(tmp_path / "canvas.csv", newline="") as file:
         assert list(csv.reader(file))[1][-1] == "10"  # Points Possible, written part included
-    # the feedback names it, beside the exercise's checks, and says it is graded by hand
+    # the feedback names it, beside the exercise's checks, with its marks once given (the derivation: by hand, later)
     feedback = (tmp_path / "feedback" / "ada" / "07_syn.md").read_text()
-    assert "Written answers (Exercise 7.1, the written part of Exercise 7.2) are graded by hand" in feedback
+    assert "Written answers (Exercise 7.1) are graded by hand, separately. Marked by hand: see" in feedback
     section = feedback[feedback.index("## Exercise 7.2"):feedback.index("## Exercise 7.3")]
     assert section.startswith("## Exercise 7.2 (Pen and paper): 4 of 4 points")
-    assert "- Written part (your answer cells): 3 points, graded by hand, separately." in section
+    assert "- Written part (your answer cells): 2.5 of 3 points, marked by hand." in section
 
 
 # ---------------------------------------------------------------- the gradebook in ordinary accidents (issue 39)

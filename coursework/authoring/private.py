@@ -11,8 +11,13 @@ whose hidden checks draw other inputs: this command
    kept in ``destination/.secret-offset``, readable by you alone, so that the
    copy can be made again with the same inputs);
 3. executes each copy (its hidden checks print their new expected outputs),
-   with the chapters' folder as working folder;
-4. runs ``check --strict`` on the copy: exit status 1 if a graded exercise has
+   with the chapters' folder as working folder, with a limit per cell and a
+   watch for a kernel that stopped answering; a chapter that stalls is run
+   once more from a fresh kernel (:mod:`coursework.authoring.private_run`);
+4. compares each re-seeded hidden check's output with the public chapter's: a
+   check that prints the same with the course's seed prints a verdict or
+   fixed values, which a forged function can print too (exit status 1);
+5. runs ``check --strict`` on the copy: exit status 1 if a graded exercise has
    no hidden check, or a hidden check has fixed inputs (which no seed changes).
 
 The student notebooks stay those made from the public chapters: hidden checks
@@ -67,10 +72,15 @@ def _reseed(nb, offset, execute):
     return seeds, checks, changed
 
 
-def make_private_reference(source, destination, stream, execute=True, timeout=900):
-    """Make the private reference (see the module docstring); return ``check --strict``'s exit status."""
-    from nbclient import NotebookClient
+def make_private_reference(source, destination, stream, execute=True, timeout=900, stall=120, client_class=None):
+    """Make the private reference (see the module docstring); return the exit status (0, or 1 as ``check --strict``).
 
+    ``timeout`` bounds each cell; ``stall`` is how long a kernel may sit idle while a cell waits for its reply;
+    ``client_class`` makes the notebook client (nbclient's ``NotebookClient``; tests pass a fake).
+    """
+    from .private_run import ChapterStalled, execute_chapter, unchanged_checks
+
+    status = 0
     source, destination = Path(source), Path(destination)
     root = source if source.is_dir() else source.parent
     if destination.resolve() == root.resolve():
@@ -86,13 +96,26 @@ def make_private_reference(source, destination, stream, execute=True, timeout=90
         target = destination / path.name
         if target.resolve() == path.resolve():
             raise ValueError(f"destination would overwrite the chapter {path}")
-        started = time.monotonic()
+        started, same = time.monotonic(), []
         if execute:
-            NotebookClient(nb, timeout=timeout, resources={"metadata": {"path": str(path.parent)}}).execute()
+            try:
+                runs = execute_chapter(nb, path.parent, stream, str(target), timeout, stall, client_class)
+            except ChapterStalled as error:
+                print(str(error), file=stream)
+                target.unlink(missing_ok=True)  # never grade against an earlier copy's outputs
+                status = 1
+                continue
+            same = unchanged_checks(nbformat.read(path, as_version=4), nb, path.name)
         nbformat.write(nb, target)
-        ran = (f"; executed in {time.monotonic() - started:.0f} s" if execute else
+        ran = (f"; executed in {time.monotonic() - started:.0f} s" + (" (2 runs)" if runs == 2 else "")
+               if execute else
                "; NOT executed: execute it (jupyter nbconvert --to notebook --execute --inplace) before grading")
         print(f"{target}: {changed} of {checks} hidden checks re-seeded ({seeds} seeds){ran}", file=stream)
+        for line in same:
+            print(f"  WEAK: {line}", file=stream)
+        status = max(status, int(bool(same)))
     print(f"secret offset: {destination / SECRET_FILE} (keep it private; it makes the same copy again)",
           file=stream)
-    return check(destination, stream, strict=True)
+    if not any(destination.glob("*.ipynb")):  # every chapter stalled: nothing to check
+        return max(status, 1)
+    return max(status, check(destination, stream, strict=True))

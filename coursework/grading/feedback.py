@@ -27,7 +27,7 @@ import re
 
 from .scores import earns, notes
 
-__all__ = ["feedback_markdown"]
+__all__ = ["feedback_markdown", "written_part_line", "written_answers_line"]
 
 # "Cell 12 (exercise ch1-ex3)" or "Cell 12" in an instructor's reason
 _CELL = re.compile(r"\bCell (?P<number>\d+)(?: \((?:exercise|Exercise) [^)]*\))?")
@@ -83,7 +83,22 @@ def _hidden_line(check, places, worth):
     return f"- {name}: {_for_student(check.reason, places)} ({_worth(False, worth)})."
 
 
-def _exercise_section(label, reference, verdict, points, places):
+def written_part_line(points, mark=None):
+    """An exercise's line for its written part: graded by hand, or the marks once given."""
+    if mark not in (None, ""):
+        return f"- Written part (your answer cells): {mark} of {points:g} points, marked by hand."
+    return f"- Written part (your answer cells): {points:g} point{'' if points == 1 else 's'}, graded by hand, separately."
+
+
+def written_answers_line(pending, marked):
+    """The line at the top about the written answers: which are still to be marked by hand, and whether some are."""
+    done = "Marked by hand: see the section \"Marked by hand\" at the end."
+    if not pending:
+        return done
+    return f"Written answers ({', '.join(pending)}) are graded by hand, separately." + (f" {done}" if marked else "")
+
+
+def _exercise_section(label, reference, verdict, points, places, marks):
     earned, possible = points
     heading = reference.headings.get(label)
     title = reference.title(label) + (f" ({heading})" if heading else "")
@@ -101,13 +116,12 @@ def _exercise_section(label, reference, verdict, points, places):
             lines.append(_hidden_line(check, places, worth))
     for key, points in reference.written.items():  # its written part: not in the points above
         if reference.written_parts.get(key) == label:
-            lines.append(f"- Written part (your answer cells): {points:g} point{'' if points == 1 else 's'}, "
-                         "graded by hand, separately.")
+            lines.append(written_part_line(points, marks.get(key)))
     return lines + [""]
 
 
 def feedback_markdown(student, chapter, verdict, reference, score, places=None, status="graded", submitted=None,
-                      late=None):
+                      late=None, marks=None):
     """The feedback file of one student for one chapter, as Markdown text.
 
     Parameters
@@ -127,6 +141,8 @@ def feedback_markdown(student, chapter, verdict, reference, score, places=None, 
         The submission time, as the gradebook shows it.
     late : str, optional
         What the late policy did to this notebook, in a sentence.
+    marks : dict, optional
+        The points already given by hand to the written answers, by key.
 
     Returns
     -------
@@ -137,14 +153,19 @@ def feedback_markdown(student, chapter, verdict, reference, score, places=None, 
              + (f" (status: {status}" + (f", submitted {submitted})" if submitted else ")")) + ".", ""]
     if late:
         lines += [late, ""]
-    if reference.written:
+    marks = {key: value for key, value in (marks or {}).items() if value not in (None, "")}
+    if reference.written and status == "error":
         numbers = ", ".join(reference.written_title(key) for key in reference.written)
-        lines += [f"Written answers ({numbers}) are graded by hand, separately.", ""]
+        lines += [f"Written answers ({numbers}): this notebook could not be read, so they were not collected "
+                  "either; hand in a notebook that opens, and they will be marked with the others.", ""]
+    elif reference.written:
+        pending = [reference.written_title(key) for key in reference.written if key not in marks]
+        lines += [written_answers_line(pending, bool(marks)), ""]
     if status == "error":
         lines += ["Your notebook could not be graded:", ""] + [f"- {_for_student(r, places)}" for r in verdict.reasons]
         return "\n".join(lines) + "\n"
     for label, points in score.exercises.items():
-        lines += _exercise_section(label, reference, verdict, points, places)
+        lines += _exercise_section(label, reference, verdict, points, places, marks)
     extra = notes(verdict)
     if extra:
         lines += ["## Notes on the notebook (no points lost)", "",

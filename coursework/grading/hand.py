@@ -17,10 +17,11 @@
 import json
 from pathlib import Path
 
-from ..authoring.points import written_part_key
+from ..authoring.points import WRITTEN_PART_SUFFIX, written_part_key
+from .feedback import written_answers_line, written_part_line
 from .gradebook import _format, _number, _read_csv, read_gradebook, row_record, total, write_gradebook
 
-__all__ = ["add_hand_points", "hand_section", "HAND_HEADING", "write_hand_section"]
+__all__ = ["add_hand_points", "hand_section", "HAND_HEADING", "write_hand_section", "total_line", "with_total"]
 
 HAND_HEADING = "## Marked by hand"
 
@@ -43,13 +44,67 @@ def hand_section(row, columns):
     return lines + [""]
 
 
+def _hand_labels(row, columns):
+    """The columns of the row's chapter given by hand (derivations, written parts), and those marked."""
+    checked = row_record(row).get("checked", ())
+    labels = [label for label, (_, chapter) in columns.items() if chapter == row["chapter"] and label not in checked]
+    return labels, [label for label in labels if row.get(label, "") != ""]
+
+
+def total_line(row, columns):
+    """``Total: 26.4 of 33 points (...)``: what the student has for the chapter, all parts and the penalty told."""
+    labels, marked = _hand_labels(row, columns)
+    code = sum(_number(row.get(label)) or 0 for label, (_, chapter) in columns.items()
+               if chapter == row["chapter"] and label not in labels)
+    penalty = _number(row.get("penalty")) or 0
+    parts = [f"code exercises {_format(code)}"]
+    parts += [f"marked by hand {_format(sum(_number(row[label]) or 0 for label in marked))}"] if marked else []
+    parts += [f"{_format(penalty)} taken off for lateness"] if penalty else []
+    pending = len(labels) - len(marked)
+    waiting = (f"; {pending} written answer{'s' if pending > 1 else ''} not marked yet (0 until marked)"
+               if pending and row.get("status") in ("graded", "late") else "")
+    return f"Total: {row.get('points') or 0} of {row.get('possible') or 0} points ({', '.join(parts)}){waiting}."
+
+
+def with_total(text, row, columns):
+    """A feedback file's text with its total line (after the title) put in or brought up to date."""
+    lines = text.split("\n")
+    at = next((i for i, line in enumerate(lines[:6]) if line.startswith("Total: ")), None)
+    if at is None:
+        lines[1:1] = ["", total_line(row, columns)]
+    else:
+        lines[at] = total_line(row, columns)
+    return "\n".join(lines)
+
+
+def _with_marks(text, row, columns):
+    """The feedback's lines about written answers brought up to date with the marks given so far."""
+    labels, marked = _hand_labels(row, columns)
+    titles = row_record(row).get("titles", {})
+    lines, section = text.split("\n"), None
+    for i, line in enumerate(lines):
+        if line.startswith("Written answers (") or line.startswith("Marked by hand: see"):
+            lines[i] = written_answers_line([titles.get(label, label) for label in labels if label not in marked],
+                                            bool(marked))
+        elif line.startswith("## "):
+            section = next((label for label, title in titles.items()
+                            if line.startswith(f"## {title}: ") or line.startswith(f"## {title} (")), None)
+        elif line.startswith("- Written part (your answer cells): ") and section:
+            key = written_part_key(section)
+            if key in columns and not section.endswith(WRITTEN_PART_SUFFIX):
+                lines[i] = written_part_line(columns[key][0] or 0, row.get(key))
+    return "\n".join(lines)
+
+
 def write_hand_section(path, row, columns):
-    """Replace the "Marked by hand" section of a feedback file (it goes last)."""
+    """Bring a feedback file up to date with the points given by hand: its total, its written parts, and its
+    "Marked by hand" section (it goes last)."""
     path = Path(path)
     if not path.is_file():
         return
     text = path.read_text(encoding="utf-8")
     text = text.split("\n" + HAND_HEADING + "\n")[0].rstrip("\n") + "\n"
+    text = _with_marks(with_total(text, row, columns), row, columns)
     section = hand_section(row, columns)
     path.write_text(text + ("\n" + "\n".join(section).rstrip("\n") + "\n" if section else ""), encoding="utf-8")
 
@@ -58,9 +113,9 @@ def _problem(entry, label, targets, columns, value, override):
     most = columns.get(label, (None, None))[0]
     if label not in columns:
         return f"no exercise {label!r} in the gradebook"
-    if written_part_key(label) in columns:  # the column its checks fill: never overwritten by hand
+    if written_part_key(label) in columns and not override:  # the checks' column: by hand only with the flag
         return (f"{label!r} holds the points its checks earned; the points of its written part go in "
-                f"{written_part_key(label)!r}")
+                f"{written_part_key(label)!r} (give --override-autograded to replace the checks' points)")
     if not targets:
         return f"no student {entry.get('student')!r} with exercise {label!r} in the gradebook"
     if value is None or value < 0 or (most is not None and value > most):

@@ -10,6 +10,14 @@ transformers, event callbacks, trace functions) and runs the check in a
 namespace where a student's variable named like a builtin (``list``,
 ``round``) cannot shadow it.
 
+The libraries a check calls are put back too: the setup cell saves them
+(:mod:`coursework.grading.module_guard`, passed to :func:`snapshot` as
+``guard``), and :func:`run_hidden_check` restores them before the check,
+before each of its statements (at every depth: a loop's body too) and after
+each call of a function of the submission, so a patched ``np.allclose`` or a
+fake ``KernelPCA`` (set in a cell, or by the graded function as the check
+calls it) is undone before the check's own code compares or prints.
+
 This raises the bar and protects honest students from their own globals; it
 cannot stop code that runs in the same process from interfering. What makes a
 hidden check impossible to forge is elsewhere: its expected output never
@@ -33,8 +41,12 @@ def _instance_overrides(obj, names):
     return {name: vars(obj)[name] for name in names if name in vars(obj)}
 
 
-def snapshot():
-    """Save the pristine state; the grader calls it before any student code runs."""
+def snapshot(guard=None):
+    """Save the pristine state; the grader calls it before any student code runs.
+
+    ``guard`` is the kernel's copy of :mod:`coursework.grading.module_guard`,
+    its own :func:`snapshot` already taken (None: the libraries are not guarded).
+    """
     shell = get_ipython()  # noqa: F821 (a builtin in an IPython kernel)
     streams = (sys.stdout, sys.stderr)
     _saved.update(
@@ -47,6 +59,7 @@ def snapshot():
                       list(shell.ast_transformers)),
         events={name: list(shell.events.callbacks.get(name, [])) for name in _EVENTS},
         user_builtins=shell.user_ns.get("__builtins__"),
+        guard=guard,
     )
 
 
@@ -93,8 +106,12 @@ def run_hidden_check(exercise, number, source):
     import warnings
 
     reset()
+    guard = _saved.get("guard")
     namespace = {name: value for name, value in _saved["shell"].user_ns.items()
                  if name not in _saved["builtins"]}
+    if guard is not None:
+        guard.begin_check()
+        namespace = _guarded_namespace(namespace, guard)
     namespace["__builtins__"] = builtins
     namespace["__name__"] = "__main__"
     cell_output, real_print = _saved["hooks"][0], _saved["builtins"]["print"]
@@ -104,7 +121,8 @@ def run_hidden_check(exercise, number, source):
         return real_print(*values, **options)
 
     namespace["print"] = check_print
-    code = compile(source, f"<hidden check {number} of {exercise}>", "exec")
+    code = compile(_with_restores(source) if guard is not None else source,
+                   f"<hidden check {number} of {exercise}>", "exec")
     captured = io.StringIO()
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -114,6 +132,71 @@ def run_hidden_check(exercise, number, source):
     finally:
         sys.stdout, sys.stderr = _saved["hooks"][:2]
         _note(exercise, number, captured.getvalue(), caught)
+
+
+_RESTORE, _ACCEPT = "_kpca_grader_restore_", "_kpca_grader_accept_"
+
+
+def _guarded_namespace(namespace, guard):
+    """The check's namespace, each function defined in a cell wrapped to restore the libraries when it returns."""
+    import functools
+    import types
+
+    restore = guard.restore
+
+    def make(function, restore):
+        def call(*args, **kwargs):
+            try:
+                return function(*args, **kwargs)
+            finally:
+                restore()
+        return call
+
+    code = make(None, None).__code__  # its free variables: function and restore
+
+    def guarded(function):
+        # made with the function's globals: a check may rebind a name the function looks up there (chapter C)
+        cells = {"function": function, "restore": restore}
+        closure = tuple(types.CellType(cells[name]) for name in code.co_freevars)
+        call = types.FunctionType(code, function.__globals__, function.__name__, None, closure)
+        return functools.update_wrapper(call, function)
+
+    # every function but the libraries' own (the submission's, wherever it says it comes from, and the book's)
+    guarded_namespace = {name: guarded(value) if type(value) is types.FunctionType
+                         and not guard._watched(value.__module__) else value for name, value in namespace.items()}
+    guarded_namespace[_RESTORE], guarded_namespace[_ACCEPT] = restore, guard.accept
+    return guarded_namespace
+
+
+def _own(statement):
+    """Whether a statement of a check can run no code but the check's: names, attributes, constants, imports."""
+    import ast
+
+    runs_code = (ast.Call, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.Subscript, ast.comprehension,
+                 ast.Await, ast.Yield, ast.YieldFrom, ast.Lambda, ast.NamedExpr, ast.FormattedValue)
+    return isinstance(statement, (ast.Assign, ast.Import, ast.ImportFrom, ast.Pass)) and \
+        not any(isinstance(node, runs_code) for node in ast.walk(statement))
+
+
+def _with_restores(source):
+    """A check's code as a module: the libraries restored before each statement, and what a statement of the
+    check's own changed in them (:func:`_own`) accepted after it."""
+    import ast
+
+    class Insert(ast.NodeTransformer):
+        def generic_visit(self, node):
+            super().generic_visit(node)
+            for field in ("body", "orelse", "finalbody"):
+                statements = getattr(node, field, None)
+                if isinstance(statements, list) and statements and isinstance(statements[0], ast.stmt) \
+                        and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    restore, accept = (ast.parse(f"{name}()").body[0] for name in (_RESTORE, _ACCEPT))
+                    setattr(node, field, [item for statement in statements
+                                          for item in (restore, statement, *([accept] if _own(statement) else []))])
+            return node
+
+    tree = Insert().visit(ast.parse(source))
+    return ast.fix_missing_locations(tree)
 
 
 NOTE_MIME = "application/vnd.kpca-grader.note+json"

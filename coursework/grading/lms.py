@@ -27,6 +27,11 @@ Canvas's import has no column for it (an unknown column becomes a new
 assignment): the export says on ``notes`` how many late notebooks it holds, and
 warns when students have no Canvas ``ID`` nor ``SIS User ID`` (no roster, or a
 roster without them), which Canvas needs to match a row.
+
+Every export also warns, on ``notes``, about what is not final: a notebook
+that could not be graded (status ``error``: exported as 0 until it is
+re-graded) and written answers not marked yet (a blank cell of a part given
+by hand, counted 0), naming the students.
 """
 
 import csv
@@ -34,34 +39,70 @@ import os
 import tempfile
 from pathlib import Path
 
-from .gradebook import read_gradebook
+from .gradebook import read_gradebook, row_record
 from .report import csv_cell
 
-__all__ = ["CANVAS_COLUMNS", "MOODLE_COLUMNS", "export"]
+__all__ = ["CANVAS_COLUMNS", "MOODLE_COLUMNS", "export", "unmarked"]
 
 CANVAS_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 MOODLE_COLUMNS = ["Username", "ID number", "Email address", "Full name"]
 
 
+def unmarked(row, columns):
+    """The parts of a graded row's chapter given by hand whose cell is still blank (none for a missing or broken one)."""
+    if row.get("status") not in ("graded", "late"):
+        return []
+    checked = row_record(row).get("checked", ())
+    return [label for label, (_, chapter) in columns.items()
+            if chapter == row["chapter"] and label not in checked and (row.get(label) or "") == ""]
+
+
 def _remark(row):
     """What a chapter's feedback column says of a row: lateness, or a notebook that could not be graded."""
+    remarks = []
     if row.get("status") == "late":
         days = row.get("late_days") or "?"
         late = f"late by {days} day{'' if days == '1' else 's'}"
-        return f"{late}: {row['penalty']} points taken off" if row.get("penalty") else f"{late} (no penalty)"
-    return "could not be graded: see the feedback file" if row.get("status") == "error" else ""
+        remarks.append(f"{late}: {row['penalty']} points taken off" if row.get("penalty") else f"{late} (no penalty)")
+    if row.get("status") == "error":
+        remarks.append("could not be graded: see the feedback file")
+    return "; ".join(remarks)
 
 
-def _students(rows, roster):
+def _students(rows, roster, columns):
     """Each student of the gradebook, with their roster entry (or what the gradebook knows)."""
     by_id = {entry["id"]: entry for entry in roster or []}
     students = {}
     for row in rows:
         entry = by_id.get(row["student"], {"id": row["student"], "name": row["name"], "email": row["email"]})
-        student = students.setdefault(row["student"], {**entry, "points": {}, "remarks": {}})
+        student = students.setdefault(row["student"], {**entry, "points": {}, "remarks": {}, "errors": [],
+                                                       "unmarked": []})
         student["points"][row["chapter"]] = row["points"]
         student["remarks"][row["chapter"]] = _remark(row)
+        student["unmarked"] += unmarked(row, columns)
+        if row.get("status") == "error":
+            student["errors"].append(row["chapter"])
     return [students[key] for key in sorted(students)]
+
+
+def _listed(names):
+    return ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+
+
+def _pending_warnings(students, notes):
+    """Warn about what the export holds that is not final: notebooks not graded, answers not marked."""
+    if notes is None:
+        return
+    broken = [f"{s['id']} ({', '.join(Path(c).stem for c in s['errors'])})" for s in students if s["errors"]]
+    if broken:
+        print(f"WARNING: {len(broken)} students have a notebook that could not be graded (status error): "
+              f"{_listed(broken)}; exported as 0 points: re-grade them (or give points by hand) before importing",
+              file=notes)
+    blank = [f"{s['id']} ({len(s['unmarked'])})" for s in students if s["unmarked"]]
+    if blank:
+        count = sum(len(s["unmarked"]) for s in students)
+        print(f"WARNING: {count} written answers of {len(blank)} students are not marked yet: {_listed(blank)}; "
+              "exported counting 0 for them: give their points with hand-points before importing", file=notes)
 
 
 def export(gradebook, destination, lms, roster=None, names=None, notes=None):
@@ -96,7 +137,8 @@ def export(gradebook, destination, lms, roster=None, names=None, notes=None):
     chapters = sorted({row["chapter"] for row in rows if row["chapter"] != "(unknown)"})
     names = {chapter: (names or {}).get(chapter, Path(chapter).stem) for chapter in chapters}
     possible = {chapter: sum(points or 0 for points, of in columns.values() if of == chapter) for chapter in chapters}
-    students = _students(rows, roster)
+    students = _students(rows, roster, columns)
+    _pending_warnings(students, notes)
     if lms == "canvas":
         header = CANVAS_COLUMNS + [names[c] for c in chapters]
         table = [["Points Possible", "", "", "", "", *[f"{possible[c]:g}" for c in chapters]]]

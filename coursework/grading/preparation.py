@@ -30,6 +30,7 @@ from nbformat.v4 import new_code_cell, new_notebook
 from ..authoring.exercises import CHECK_MARKER, METADATA_KEY
 from ..isolation.kernel_launcher import KERNEL_NAME
 from .nbval_markers import strip_nbval_markers
+from .module_guard import modules_to_import
 from .needed_cells import needed_cells
 from .submissions import SubmissionProblem, short
 
@@ -132,17 +133,26 @@ def _hidden_cell(check):
                          execution_count=expected.execution_count)
 
 
-def setup_source():
-    """The grader's first cell: install the ``_kpca_grader`` helpers and save the pristine state."""
+def setup_source(modules=()):
+    """The grader's first cell: install the ``_kpca_grader`` helpers and save the pristine state.
+
+    ``modules`` are the library modules the book's cells import
+    (:func:`~coursework.grading.module_guard.modules_to_import`): imported here,
+    before any student code, so that they are saved as they come.
+    """
     code = (Path(__file__).with_name("in_kernel.py")).read_text(encoding="utf-8")
+    guard = (Path(__file__).with_name("module_guard.py")).read_text(encoding="utf-8")
     return "\n".join([
-        "# grader setup: saves what the hidden checks restore (coursework.grading.in_kernel)",
+        "# grader setup: saves what the hidden checks restore (coursework.grading.in_kernel, module_guard)",
         "import sys as _sys, types as _types",
+        '_guard = _types.ModuleType("_kpca_grader_guard")',
+        f"exec({guard!r}, _guard.__dict__)",
+        f"_guard.snapshot({list(modules)!r})",
         '_module = _types.ModuleType("_kpca_grader")',
         f"exec({code!r}, _module.__dict__)",
         '_sys.modules["_kpca_grader"] = _module',
-        "_module.snapshot()",
-        "del _sys, _types, _module",
+        "_module.snapshot(_guard)",
+        "del _sys, _types, _module, _guard",
     ])
 
 
@@ -206,7 +216,8 @@ def build_run_notebook(submission, reference, prune=False):
             for number, cell in enumerate(code_cells)]
         labelled = {number for number, key in enumerate(keys) if key is not None} | set(owner)
         needed = needed_cells(sources, labelled, reference.book_sources)
-    cells, roles = [new_code_cell(setup_source())], [Role("setup")]
+    book_code = [*reference.book_sources, *(check.source for checks in reference.hidden.values() for check in checks)]
+    cells, roles = [new_code_cell(setup_source(modules_to_import(book_code)))], [Role("setup")]
     for number, cell in enumerate(code_cells):
         if number not in needed:
             continue

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from .feedback import feedback_markdown
 from .gradebook import identify, merge, read_gradebook, row_record, submission_time, write_gradebook
-from .hand import hand_section
+from .hand import hand_section, with_total
 from .lateness import LatePolicy
 from .results import Verdict
 from .scores import notes, score
@@ -246,7 +246,9 @@ class Records:
                     f"({entry['policy'].describe()}): {row['penalty'] or 0} points taken off.")
         text = feedback_markdown(row["name"] or row["student"], outcome.chapter, outcome.verdict, reference,
                                  entry["result"] or score(outcome.verdict, reference), outcome.places,
-                                 row["status"], row["submitted"], late=late)
+                                 row["status"], row["submitted"], late=late,
+                                 marks={key: row.get(key) for key in reference.written})
+        text = with_total(text, row, columns)
         section = hand_section(row, columns)
         target = Path(target)
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -108,6 +108,11 @@ def withhold_hidden_source(reason, sources):
     return reason
 
 
+# a hidden check's output that holds more than the check printed: said without telling what matched
+HIDDEN_EXTRA = ("output that is not the check's own (something else was printed into it, from outside "
+                "the check's calls)")
+
+
 def _text(outputs):
     return "".join(output.get("text", "") if output.get("output_type") == "stream"
                    else (output.get("data") or {}).get("text/plain", "") for output in outputs or [])
@@ -256,6 +261,8 @@ def interpret(plan, run, limits, reference):
             if role.kind == "graded" and reason.startswith("output differs") and \
                     _blank(plan.notebook.cells[number].source):
                 reason = "empty: the cell has no code (write your solution in it)"
+            if role.kind == "hidden" and reason.startswith("extra output"):  # never hint that a part matched
+                reason = HIDDEN_EXTRA
             if role.kind == "graded" and reason.startswith("extra output"):  # the answer is there: it passes
                 verdict.remarks.append(_extra_remark(role, record, reference, shown=number < first_hidden))
                 reason = None

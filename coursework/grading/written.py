@@ -127,8 +127,24 @@ def _write_chapter(destination, reference, answers):
         (folder / f"{key}.md").write_text("\n".join(lines), encoding="utf-8")
 
 
-def export_written(submissions, reference, destination):
+UNREADABLE = "(the notebook could not be read: no answer collected; see the student's feedback)"
+
+
+def _unreadable(path, problem, student, references, per_chapter, notes):
+    """Say that a notebook could not be read; under its chapter (if its file name tells it), its answers are so."""
+    chapter = references.get(path.name) or next(
+        (references[name] for name in references if Path(name).stem in path.name), None)
+    if chapter is not None:
+        per_chapter.setdefault(chapter.name, {})[student] = {chapter.exercise_of(key): UNREADABLE
+                                                             for key in chapter.written}
+    if notes is not None:
+        print(f"WARNING: {path}: not read ({problem}): its written answers are not collected", file=notes)
+
+
+def export_written(submissions, reference, destination, notes=None):
     """Write every student's written answers, one file per derivation, and a hand-points sheet.
+
+    A notebook that cannot be read is said on ``notes``; its student's answers read as :data:`UNREADABLE`.
 
     Returns
     -------
@@ -139,13 +155,14 @@ def export_written(submissions, reference, destination):
     found = find_submissions(submissions)
     per_chapter, handouts = {}, {}
     for path in found.notebooks:
+        student = student_of(path, found.base) if path != found.base else shown_name(path.absolute().parent.name)
         try:
             nb = read_submission(path)
             chapter = claimed_chapter(nb, path, references, shown_name)
-        except SubmissionProblem:
+        except SubmissionProblem as problem:  # a broken upload: said, and its student's answers marked as unread
+            _unreadable(path, problem, student, references, per_chapter, notes)
             continue
         labels = {chapter.exercise_of(key): chapter.numbers.get(chapter.exercise_of(key)) for key in chapter.written}
-        student = student_of(path, found.base) if path != found.base else shown_name(path.absolute().parent.name)
         if chapter.name not in handouts:
             source = nbformat.read(Path(reference) / chapter.name, as_version=4)
             handouts[chapter.name] = {cell.get("id") for cell in make_student_notebook(source, chapter.name).cells}
