@@ -44,8 +44,10 @@ def visit_desktop(context, url, name):
         "prose": page.evaluate(browser.VISIBLE_PROSE) if has_mathjax else "",
         "problems": list(problems),
     }
-    # test_code_and_outputs_name_equations_by_their_numbers: the text of code and outputs
+    # test_code_and_outputs_name_equations_by_their_numbers: the text of code and outputs;
+    # test_a_keyboard_reader_reaches_every_lab_from_the_first_tab_stops: the page's labs
     facts["code_and_output"] = page.evaluate(rendered.CODE_AND_OUTPUT)
+    facts["labs"] = page.evaluate(rendered.LABS)
     # the figure and code-cell checks at 1280 px
     page.set_viewport_size(browser.DESKTOP)
     page.wait_for_timeout(200)
