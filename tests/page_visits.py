@@ -56,6 +56,10 @@ def visit_desktop(context, url, name):
     facts["figures_problems"] = list(problems)
     # test_rendered_pages: every solution and box opened
     facts["opened"] = opened_facts(page, problems, "1280px")
+    # test_every_lab_of_the_book_follows_the_dark_theme, on a page with labs
+    if facts["labs"]:
+        facts["dark"] = browser.dark_theme_facts(page)
+        facts["dark_problems"] = list(problems)
     page.close()
     facts["foreign"] = context.foreign_requests[foreign_before:]
     return facts

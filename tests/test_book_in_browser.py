@@ -851,28 +851,39 @@ def test_every_chapter_html_is_at_most_600_kB_and_carries_no_frames_or_widget_st
         assert "kpca-explorer" not in text and "widget-state+json" not in text, page.name
 
 
-def test_every_lab_of_the_book_follows_the_dark_theme(book, server, browser_context):
-    """On every page with labs, a switch to dark leaves no white canvas and no light lab box."""
+# every lab's box colour and its canvases' corner pixels (in the dark theme)
+LAB_COLOURS = """() => Array.from(document.querySelectorAll('.kpca-lab')).map((lab) => ({
+  box: getComputedStyle(lab).backgroundColor,
+  corners: Array.from(lab.querySelectorAll('canvas')).map((canvas) =>
+    Array.from(canvas.getContext('2d').getImageData(0, 0, 1, 1).data.slice(0, 3))),
+}))"""
+
+
+def dark_theme_facts(page):
+    """The labs' colours once mounted and switched to dark (then back to light), and the
+    page's problems by then: taken in the run's one visit of a lab page (page_visits)."""
+    page.wait_for_function("() => window.kpcaLabs && window.kpcaLabs.length === "
+                           "document.querySelectorAll('.kpca-lab[data-kind]').length")
+    page.evaluate("() => { document.documentElement.dataset.theme = 'dark'; }")
+    page.evaluate(TWO_FRAMES)
+    facts = page.evaluate(LAB_COLOURS)
+    page.evaluate("() => { document.documentElement.dataset.theme = 'light'; }")
+    return facts
+
+
+def test_every_lab_of_the_book_follows_the_dark_theme(book, page_visits):
+    """On every page with labs, a switch to dark leaves no white canvas and no light lab box.
+    (The run's one visit of each page at 1280 px, page_visits.)"""
     n_labs = 0
     for name in book_pages(book):
         if name == "index.html" or 'class="kpca-lab ' not in (book / name).read_text():
             continue
-        page, problems = open_page(browser_context, server + name)
-        page.wait_for_function("() => window.kpcaLabs && window.kpcaLabs.length === "
-                               "document.querySelectorAll('.kpca-lab[data-kind]').length")
-        page.evaluate("() => { document.documentElement.dataset.theme = 'dark'; }")
-        page.evaluate(TWO_FRAMES)
-        facts = page.evaluate("""() => Array.from(document.querySelectorAll('.kpca-lab')).map((lab) => ({
-          box: getComputedStyle(lab).backgroundColor,
-          corners: Array.from(lab.querySelectorAll('canvas')).map((canvas) =>
-            Array.from(canvas.getContext('2d').getImageData(0, 0, 1, 1).data.slice(0, 3))),
-        }))""")
+        visit = page_visits(name, "1280px")
+        facts, problems = visit["dark"], visit["dark_problems"]
         for lab in facts:
             n_labs += 1
             channels = [float(v) for v in lab["box"][lab["box"].index("(") + 1:-1].split(",")[:3]]
             assert max(channels) < 60, (name, lab["box"])
             assert lab["corners"] and all(max(corner) < 60 for corner in lab["corners"]), (name, lab)
-        page.evaluate("() => { document.documentElement.dataset.theme = 'light'; }")
         assert not problems, problems
-        page.close()
     assert n_labs >= 3
