@@ -49,7 +49,62 @@ def start_kernel_with_retries(start):
     return start_new_kernel
 
 
+# The files that take longest, in the order a worker should start them. pytest-xdist's
+# --dist loadfile gives a whole file to one worker, and by default starts the files with the
+# most tests first (--loadscope-reorder): the book's builds (one test in
+# test_book_without_solutions.py) and the browser checks then started last, and the run
+# ended with one worker building and browsing while the other had nothing left. Longest
+# first keeps both busy to the end: the two builds at once (one per worker), the browser
+# modules that share the build and its page visits (tests/page_visits.py), then the other
+# long files; every other file follows in the order collected. Only the order changes.
+# (The order of a profile of the whole suite, --durations=60, 2026-11-28.)
+LONGEST_FIRST = (
+    "tests/test_book_in_browser.py",
+    "tests/test_book_without_solutions.py",
+    "tests/test_rendered_pages.py",
+    "tests/test_labs_rendered.py",
+    "tests/test_labs_in_browser.py",
+    "chapters/05_*.ipynb",
+    "tests/test_grading_time.py",
+    "tests/test_grading.py",
+    "tests/test_self_check.py",
+    "tests/test_packaging.py",
+    "tests/test_grading_speed.py",
+    "tests/test_grading_course_runs.py",
+    "tests/test_grading_course.py",
+    "tests/test_explorers_browser.py",
+    "chapters/A_sparse_pca_high_dim.ipynb",
+    "chapters/B_robust_pca*.ipynb",
+    "tests/test_chapter_numbers.py",
+    "tests/test_kwok_tsang.py",
+    "tests/test_coursework.py",
+    "tests/test_dask.py",
+)
+
+
+def longest_first_rank(relative_path):
+    """Where a file (its path from the project's root) comes in LONGEST_FIRST; after them all if not there."""
+    import fnmatch
+
+    for rank, pattern in enumerate(LONGEST_FIRST):
+        if fnmatch.fnmatch(relative_path, pattern):
+            return rank
+    return len(LONGEST_FIRST)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    root = str(config.rootpath)
+
+    def rank(item):
+        path = os.path.relpath(str(item.path), root).replace(os.sep, "/")
+        return longest_first_rank(path)
+
+    items.sort(key=rank)  # stable: each file's tests keep their order
+
+
 def pytest_configure(config):
+    if getattr(config.option, "loadscopereorder", False):
+        config.option.loadscopereorder = False  # the order of the files is LONGEST_FIRST's
     try:
         import nbval.kernel
     except ImportError:

@@ -70,15 +70,21 @@ def book(tmp_path_factory):
     return shared_build(tmp_path_factory, "book")
 
 
+def run_folder(tmp_path_factory):
+    """The temporary folder of this test run, shared by its pytest-xdist workers."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # shared by the workers of this run
+    return root
+
+
 def shared_build(tmp_path_factory, name, environment=None):
     """build_book, once per test run: every module that asks for the same build, on any
     pytest-xdist worker, gets the one build (a build takes minutes; the browser tests are
     split over several modules). The first worker to ask builds under a lock."""
     import fcntl
 
-    root = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        root = root.parent  # shared by the workers of this run
+    root = run_folder(tmp_path_factory)
     out = root / f"shared-{name}"
     with open(root / f"shared-{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -162,6 +168,17 @@ def browser_context(tmp_path_factory):
         context.close()
 
 
+@pytest.fixture(scope="module")
+def page_visits(book, server, browser_context, tmp_path_factory):
+    """``page_visits(name, width)``: the facts of the run's one visit of a page at "1280px"
+    or "390px" (tests/page_visits.py), read by every page-wide check of this module and of
+    tests/test_rendered_pages.py."""
+    from page_visits import PageVisits
+
+    pages = [name for name in book_pages(book) if name != "index.html"]
+    return PageVisits(run_folder(tmp_path_factory), pages, server, browser_context)
+
+
 def book_pages(book):
     pages = sorted(p.relative_to(book).as_posix() for p in book.rglob("*.html"))
     # theme templates copied into _static are not pages
@@ -195,7 +212,9 @@ BROKEN_IMAGES = """() => Array.from(document.images)
   .map(img => img.src.slice(0, 80))"""
 
 
-def test_every_page_renders_offline_with_math_figures_and_no_errors(book, server, browser_context):
+def test_every_page_renders_offline_with_math_figures_and_no_errors(book, server, browser_context,
+                                                                    page_visits):
+    """Every page as loaded at 1280 px (its facts from the run's one visit, page_visits)."""
     pages = book_pages(book)
     assert EXPLORER_PAGE in pages and "intro.html" in pages
     # index.html only redirects (meta refresh) to intro.html, which is checked itself
@@ -203,31 +222,28 @@ def test_every_page_renders_offline_with_math_figures_and_no_errors(book, server
     page.wait_for_url("**/intro.html")
     page.close()
     report = {"index.html": problems} if problems else {}
-    n_math = 0
+    n_math, foreign = 0, []
     for name in pages:
         if name == "index.html":
             continue
-        page, problems = open_page(browser_context, server + name)
-        broken = page.evaluate(BROKEN_IMAGES)
-        problems += [f"image not loaded: {src}" for src in broken]
-        has_mathjax = page.locator("script[src*='mathjax']").count() > 0
-        if has_mathjax:
-            rendered = page.locator("mjx-container").count()
-            n_math += rendered
+        visit = page_visits(name, "1280px")
+        facts = visit["offline"]
+        foreign += visit["foreign"]
+        problems = facts["problems"] + [f"image not loaded: {src}" for src in facts["broken"]]
+        if facts["has_mathjax"]:
+            n_math += facts["rendered"]
             # MathJax is on every page (book_html.py); a page with maths must show it typeset
-            if rendered == 0 and page.locator(".math").count():
+            if facts["rendered"] == 0 and facts["math"]:
                 problems.append("MathJax loaded but rendered nothing")
-            if page.locator("mjx-merror").count():
+            if facts["merror"]:
                 problems.append("MathJax error (mjx-merror) on the page")
-            prose = page.evaluate(VISIBLE_PROSE)
             for raw in ("$$", "\\[", "\\(", "\\begin{"):
-                if raw in prose:
+                if raw in facts["prose"]:
                     problems.append(f"raw TeX {raw!r} left in the text")
         if problems:
             report[name] = problems
-        page.close()
     assert not report, report
-    assert not browser_context.foreign_requests, browser_context.foreign_requests
+    assert not foreign and not browser_context.foreign_requests, (foreign, browser_context.foreign_requests)
     assert n_math > 100  # the chapters are full of equations
 
 
@@ -351,18 +367,18 @@ def click_visible(page, selector):
     return False
 
 
-def test_phone_width_navigation_opens_and_nothing_is_wider_than_the_screen(book, server, browser_context):
+def test_phone_width_navigation_opens_and_nothing_is_wider_than_the_screen(book, page_visits):
     """At 390 px every page: the navigation button opens the chapter list; no page is wider than
     the screen; a display equation that scrolls shows that it does; no equation is a tab stop.
-    Prints per page the page width, the scrolling equations and the smallest figure scale."""
+    Prints per page the page width, the scrolling equations and the smallest figure scale.
+    (The facts of the run's one visit of each page at 390 px, page_visits.)"""
     report = {}
     for name in book_pages(book):
         if name == "index.html":
             continue
-        page, problems = open_page(browser_context, server + name)
-        page.set_viewport_size(PHONE)
-        page.wait_for_timeout(200)
-        facts = page.evaluate(SCREEN_FACTS)
+        visit = page_visits(name, "390px")
+        facts, navigation = visit["screen"], visit["navigation"]
+        problems = navigation["problems"] + [f"foreign request: {url}" for url in visit["foreign"]]
         print(f"\n{name} at 390 px: {facts}")
         if facts["pageWidth"] > facts["width"] + 1:
             problems.append(f"page {facts['pageWidth']} px wide on a {facts['width']} px screen")
@@ -370,16 +386,13 @@ def test_phone_width_navigation_opens_and_nothing_is_wider_than_the_screen(book,
             problems.append(f"{facts['clippedWithoutCue']} display equations scroll with no cue")
         if facts["mathTabStops"]:
             problems.append(f"{facts['mathTabStops']} equations are tab stops")
-        # a chapter's link (the current page's own link is "#")
-        chapter = "02_gram_trick.html" if name.endswith("01_pca.html") else "01_pca.html"
-        first_chapter = chapter if "/" in name else "chapters/" + chapter
-        if visible_link_to(page, first_chapter):
+        # a chapter's link (the current page's own link is "#"): tests/page_visits.py
+        if navigation["shown_before"]:
             problems.append("the chapter list shows before the navigation button is pressed")
-        if not click_visible(page, ".primary-toggle") or not visible_link_to(page, first_chapter):
+        if not navigation["pressed"] or not navigation["shown_after"]:
             problems.append("the navigation button does not open the chapter list")
         if problems:
             report[name] = problems
-        page.close()
     assert not report, report
 
 
@@ -651,20 +664,18 @@ FIGURE_FACTS = """() => [...document.querySelectorAll('.bd-article img')]
   }))"""
 
 
-def test_figures_are_shown_at_their_drawn_size_with_alt_text_on_a_desktop(book, server,
-                                                                          browser_context):
+def test_figures_are_shown_at_their_drawn_size_with_alt_text_on_a_desktop(book, page_visits):
     """At 1280 px no figure of a chapter is shown below 0.9 of its drawn width (a retina PNG
     is drawn at half its pixels, the width myst-nb writes in its style) nor stretched, and
     every figure has alt text that says what it shows, not a file name. Prints per page the
-    smallest scale."""
+    smallest scale. (The run's one visit of each page at 1280 px, page_visits.)"""
     report = {}
     for name in book_pages(book):
         if not name.startswith("chapters/"):
             continue
-        page, problems = open_page(browser_context, server + name)
-        page.set_viewport_size(DESKTOP)
-        page.wait_for_timeout(200)
-        figures = [f for f in page.evaluate(FIGURE_FACTS) if f["loaded"]]
+        visit = page_visits(name, "1280px")
+        problems = list(visit["figures_problems"])
+        figures = [f for f in visit["figures"] if f["loaded"]]
         scales = [f["shown"] / f["drawn"] for f in figures]
         smallest = min(scales) if scales else None
         print(f"\n{name} at 1280 px: {len(figures)} figures, smallest figure scale "
@@ -679,7 +690,6 @@ def test_figures_are_shown_at_their_drawn_size_with_alt_text_on_a_desktop(book, 
                 problems.append(f"alt text {alt[:60]!r} does not say what the figure shows")
         if problems:
             report[name] = problems
-        page.close()
     assert not report, report
 
 
@@ -769,22 +779,22 @@ ENLARGED_FIGURES = """() => [...document.querySelectorAll('.bd-article img.kpca-
   })"""
 
 
-def test_every_figure_is_legible_on_a_phone_when_enlarged(book, server, browser_context):
+def test_every_figure_is_legible_on_a_phone_when_enlarged(book, page_visits):
     """Issue 40, item 4. At 390 px a figure in the column is about half its drawn size (its
     9.5 pt ticks at about 7 px). A tap enlarges it to text of at least 9 CSS px: for every
     figure of every page, the enlarged figure's scale times its smallest text (the book
     style's sizes and the notebook's own fontsize=, at 100 dpi) is >= 9 px; a figure wider
-    than the screen can be panned to its edges, with a cue. Prints per page the smallest."""
+    than the screen can be panned to its edges, with a cue. Prints per page the smallest.
+    (The run's one visit of each page at 390 px, page_visits.)"""
     report = {}
     for name in book_pages(book):
         if not name.startswith("chapters/"):
             continue
         notebook = ROOT / Path(name).with_suffix(".ipynb")
         text_px = smallest_figure_text_pt(notebook) * 100 / 72
-        page, problems = open_page(browser_context, server + name)
-        page.set_viewport_size(PHONE)
-        page.wait_for_timeout(200)
-        figures = page.evaluate(ENLARGED_FIGURES)
+        visit = page_visits(name, "390px")
+        problems = list(visit["screen_problems"])
+        figures = visit["enlarged"]
         smallest = None
         for index, figure in enumerate(figures):
             px = text_px * figure["shown"] / figure["drawn"]
@@ -802,7 +812,6 @@ def test_every_figure_is_legible_on_a_phone_when_enlarged(book, server, browser_
                   f"{min(text_px * f['column'] / f['drawn'] for f in figures):.1f} px)")
         if problems:
             report[name] = problems
-        page.close()
     assert not report, report
 
 # ------------------------------------------------------------ code cells (issue 30, item 6)
@@ -811,19 +820,17 @@ CLIPPED_CODE = """() => [...document.querySelectorAll('.cell_input pre')]
   .filter(e => e.offsetParent && e.scrollWidth > e.clientWidth + 1).length"""
 
 
-def test_no_code_cell_scrolls_sideways_on_a_desktop(book, server, browser_context):
+def test_no_code_cell_scrolls_sideways_on_a_desktop(book, page_visits):
     """The chapters keep code lines within 88 characters (tests/test_chapter_layout.py), and the
-    book's code font fits 88 characters in the text column at 1280 px: no code cell scrolls."""
+    book's code font fits 88 characters in the text column at 1280 px: no code cell scrolls.
+    (The run's one visit of each page at 1280 px, page_visits.)"""
     clipped = {}
     for notebook in CHAPTER_NOTEBOOKS:
-        page, problems = open_page(browser_context, server + f"chapters/{notebook.stem}.html")
-        page.set_viewport_size(DESKTOP)
-        page.wait_for_timeout(200)
-        n_clipped = page.evaluate(CLIPPED_CODE)
+        visit = page_visits(f"chapters/{notebook.stem}.html", "1280px")
+        n_clipped, problems = visit["clipped_code"], visit["figures_problems"]
         print(f"\n{notebook.stem} at 1280 px: {n_clipped} code cells scroll sideways")
         if n_clipped or problems:
             clipped[notebook.stem] = (n_clipped, problems)
-        page.close()
     assert not clipped, clipped
 
 
@@ -844,28 +851,39 @@ def test_every_chapter_html_is_at_most_600_kB_and_carries_no_frames_or_widget_st
         assert "kpca-explorer" not in text and "widget-state+json" not in text, page.name
 
 
-def test_every_lab_of_the_book_follows_the_dark_theme(book, server, browser_context):
-    """On every page with labs, a switch to dark leaves no white canvas and no light lab box."""
+# every lab's box colour and its canvases' corner pixels (in the dark theme)
+LAB_COLOURS = """() => Array.from(document.querySelectorAll('.kpca-lab')).map((lab) => ({
+  box: getComputedStyle(lab).backgroundColor,
+  corners: Array.from(lab.querySelectorAll('canvas')).map((canvas) =>
+    Array.from(canvas.getContext('2d').getImageData(0, 0, 1, 1).data.slice(0, 3))),
+}))"""
+
+
+def dark_theme_facts(page):
+    """The labs' colours once mounted and switched to dark (then back to light), and the
+    page's problems by then: taken in the run's one visit of a lab page (page_visits)."""
+    page.wait_for_function("() => window.kpcaLabs && window.kpcaLabs.length === "
+                           "document.querySelectorAll('.kpca-lab[data-kind]').length")
+    page.evaluate("() => { document.documentElement.dataset.theme = 'dark'; }")
+    page.evaluate(TWO_FRAMES)
+    facts = page.evaluate(LAB_COLOURS)
+    page.evaluate("() => { document.documentElement.dataset.theme = 'light'; }")
+    return facts
+
+
+def test_every_lab_of_the_book_follows_the_dark_theme(book, page_visits):
+    """On every page with labs, a switch to dark leaves no white canvas and no light lab box.
+    (The run's one visit of each page at 1280 px, page_visits.)"""
     n_labs = 0
     for name in book_pages(book):
         if name == "index.html" or 'class="kpca-lab ' not in (book / name).read_text():
             continue
-        page, problems = open_page(browser_context, server + name)
-        page.wait_for_function("() => window.kpcaLabs && window.kpcaLabs.length === "
-                               "document.querySelectorAll('.kpca-lab[data-kind]').length")
-        page.evaluate("() => { document.documentElement.dataset.theme = 'dark'; }")
-        page.evaluate(TWO_FRAMES)
-        facts = page.evaluate("""() => Array.from(document.querySelectorAll('.kpca-lab')).map((lab) => ({
-          box: getComputedStyle(lab).backgroundColor,
-          corners: Array.from(lab.querySelectorAll('canvas')).map((canvas) =>
-            Array.from(canvas.getContext('2d').getImageData(0, 0, 1, 1).data.slice(0, 3))),
-        }))""")
+        visit = page_visits(name, "1280px")
+        facts, problems = visit["dark"], visit["dark_problems"]
         for lab in facts:
             n_labs += 1
             channels = [float(v) for v in lab["box"][lab["box"].index("(") + 1:-1].split(",")[:3]]
             assert max(channels) < 60, (name, lab["box"])
             assert lab["corners"] and all(max(corner) < 60 for corner in lab["corners"]), (name, lab)
-        page.evaluate("() => { document.documentElement.dataset.theme = 'light'; }")
         assert not problems, problems
-        page.close()
     assert n_labs >= 3

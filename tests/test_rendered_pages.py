@@ -30,6 +30,7 @@ from toc_pages import toc_files
 from test_book_in_browser import (  # noqa: F401  (fixtures)
     browser_context,
     open_page,
+    page_visits,
     server,
     shared_build,
 )
@@ -59,24 +60,12 @@ def cases(names):
     return [pytest.param(name, id=page_id(name)) for name in names]
 
 
-# one load of a page per width for the checks that only read it: (every solution and box
-# opened) the closed ones left, raw TeX, MathJax errors, wide formulas, wide outputs
-FACTS = {}
-
-
-def page_facts(name, width, server, browser_context):
-    if (name, width) not in FACTS:
-        page, problems = open_page(browser_context, server + name)
-        page.set_viewport_size(WIDTHS[width])
-        still_closed = page.evaluate(OPEN_EVERYTHING)
-        page.wait_for_timeout(200)  # the width check of kpca-reading-aids.js after a resize
-        FACTS[(name, width)] = {
-            "still_closed": still_closed, "raw": page.evaluate(RAW_SOURCE),
-            "errors": page.locator("mjx-merror").count(),
-            "formulas": page.evaluate(WIDE_INLINE_FORMULAS), "wide": page.evaluate(WIDE_OUTPUTS),
-            "problems": problems}
-        page.close()
-    return FACTS[(name, width)]
+# one load of a page per width for the checks that only read it, the run's one visit of the
+# page at that width (tests/page_visits.py, shared with test_book_in_browser's page-wide
+# checks): (every solution and box opened, at WIDTHS) the closed ones left, raw TeX,
+# MathJax errors, wide formulas, wide outputs
+def page_facts(name, width, page_visits):
+    return page_visits(name, width)["opened"]
 
 
 def page_id(name):
@@ -119,10 +108,8 @@ RAW_SOURCE = r"""() => {
 
 
 @pytest.mark.parametrize("name", cases(PAGES))
-def test_no_tex_source_or_myst_role_is_left_as_text_with_every_solution_open(
-    name, server, browser_context
-):
-    facts = page_facts(name, "1280px", server, browser_context)
+def test_no_tex_source_or_myst_role_is_left_as_text_with_every_solution_open(name, page_visits):
+    facts = page_facts(name, "1280px", page_visits)
     still_closed, raw, errors, problems = (facts[k] for k in ("still_closed", "raw", "errors", "problems"))
     print(f"\n{name}: {len(raw)} raw TeX or MyST roles, {errors} MathJax errors")
     assert still_closed == 0, f"{still_closed} solutions or boxes stayed closed"
@@ -160,10 +147,10 @@ WIDE_INLINE_FORMULAS = r"""() => {
 
 @pytest.mark.parametrize("width", WIDTHS, ids=str)
 @pytest.mark.parametrize("name", cases(PAGES))
-def test_no_inline_formula_is_cut_at_the_edge_of_its_line(name, width, server, browser_context):
+def test_no_inline_formula_is_cut_at_the_edge_of_its_line(name, width, page_visits):
     """At 1280 px no inline formula is wider than its line (the long ones are broken or
     displayed); at 390 px one that is scrolls in its own box with a shadow, not cut."""
-    facts = page_facts(name, width, server, browser_context)
+    facts = page_facts(name, width, page_visits)
     found, problems = facts["formulas"], facts["problems"]
     cut, boxed = found["cut"], found["boxed"]
     print(f"\n{name} at {width}: {len(cut)} inline formulas cut, {len(boxed)} scroll in a box")
@@ -185,11 +172,11 @@ WIDE_OUTPUTS = r"""() => [...document.querySelectorAll('.bd-article .cell_output
 
 @pytest.mark.parametrize("width", WIDTHS, ids=str)
 @pytest.mark.parametrize("name", cases(PAGES))
-def test_no_printed_output_is_cut_without_a_cue(name, width, server, browser_context):
+def test_no_printed_output_is_cut_without_a_cue(name, width, page_visits):
     """At 1280 px no printed output scrolls sideways: the chapters print within the 88
     characters the text column holds. At 390 px a line of 88 characters is wider than the
     screen: an output that scrolls shows a shadow at the edge that has more to show."""
-    facts = page_facts(name, width, server, browser_context)
+    facts = page_facts(name, width, page_visits)
     wide, problems = facts["wide"], facts["problems"]
     print(f"\n{name} at {width}: {len(wide)} printed outputs scroll sideways")
     if width == "1280px":
@@ -219,14 +206,12 @@ def equation_labels(book):
 
 
 @pytest.mark.parametrize("name", cases(CHAPTER_PAGES))
-def test_code_and_outputs_name_equations_by_their_numbers(name, book, server, browser_context,
-                                                          equation_labels):
+def test_code_and_outputs_name_equations_by_their_numbers(name, page_visits, equation_labels):
     """A reader sees (4.4), not eq-kpca-dual, and "Exercise 4.2", not ch4-ex2: no code line or
-    printed line names an equation, an exercise or a section by its label."""
+    printed line names an equation, an exercise or a section by its label. (The text of the
+    run's one visit of the page at 1280 px.)"""
     assert len(equation_labels) > 50 and {"ch4-ex2", "sec-spca-alpha"} <= equation_labels
-    page, _ = open_page(browser_context, server + name)
-    text = page.evaluate(CODE_AND_OUTPUT)
-    page.close()
+    text = page_visits(name, "1280px")["code_and_output"]
     named = sorted({label for label in re.findall(r"\b(?:eq-|sec-|(?:ch\d|[A-C])-ex)[A-Za-z0-9-]+", text)
                     if label.rstrip("-") in equation_labels})
     print(f"\n{name}: {len(named)} labels of equations, exercises or sections in code and outputs")
@@ -287,14 +272,14 @@ MAX_TABS_TO_A_SKIP_LINK = 3
 
 @pytest.mark.parametrize("name", CHAPTER_PAGES, ids=page_id)
 def test_a_keyboard_reader_reaches_every_lab_from_the_first_tab_stops(name, server,
-                                                                      browser_context):
+                                                                      browser_context, page_visits):
     """A skip link per lab among the first Tab stops of the page: Enter on it, then Tab,
-    puts the focus on the lab's first control (instead of 100 to 190 Tab stops)."""
+    puts the focus on the lab's first control (instead of 100 to 190 Tab stops). A page
+    without a lab (its LABS in the run's one visit of it at 1280 px) is not loaded again."""
+    if not page_visits(name, "1280px")["labs"]:
+        pytest.skip(f"{name} has no lab")
     page, problems = open_page(browser_context, server + name)
     labs = page.evaluate(LABS)
-    if not labs:
-        page.close()
-        pytest.skip(f"{name} has no lab")
     reached = {}
     for index, lab in enumerate(labs):
         page.goto(server + name, wait_until="load")
