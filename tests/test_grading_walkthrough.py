@@ -34,11 +34,28 @@ def test_override_autograded_sets_the_checks_column_of_an_exercise_with_a_writte
         add_hand_points(book, hand)
     assert add_hand_points(book, hand, override=True) == 1
     row = gradebook_rows(book)["mallory"]
-    # the checks' column is replaced (4 -> 0); the written part stays empty, for its own marks
+    # the checks' column is replaced (4 -> 0); the written part stays empty, for its own marks; the
+    # notes say so at once, not only after the next re-grade (a second instructor's walkthrough)
     assert (row["syn-ex1"], row["syn-ex1-written"], row["points"]) == ("0", "", "1")
-    keep(Records(book), [outcome(mixed, "mallory", folder=tmp_path / "s")], references)  # a re-grade keeps it
-    row = gradebook_rows(book)["mallory"]
+    assert row["notes"].count("syn-ex1: points set by hand (--override-autograded)") == 1, row["notes"]
+    feedback = (tmp_path / "feedback" / "mallory" / "07_syn.md")
+
+    def consistent():
+        # the feedback agrees with the gradebook everywhere: its code-exercise line and the exercise's
+        # heading show the points set by hand, not the checks' 4 of 4
+        text = feedback.read_text()
+        heading = next(line for line in text.split("\n") if line.startswith("## Exercise 7.2"))
+        code = next(line for line in text.split("\n") if line.startswith("Points: "))
+        assert heading.endswith(": 0 of 4 points, set by hand (see Marked by hand)"), heading
+        assert code.startswith("Points: 1 of 5 for the code exercises"), code
+        assert "- Exercise 7.2: 0 of 4 points. copied" in text
+
+    consistent()
+    keep(Records(book, tmp_path / "feedback"), [outcome(mixed, "mallory", folder=tmp_path / "s")], references)
+    row = gradebook_rows(book)["mallory"]  # a re-grade keeps it, and its feedback too
     assert (row["syn-ex1"], row["points"]) == ("0", "1") and "override-autograded" in row["notes"]
+    assert row["notes"].count("syn-ex1: points set by hand (--override-autograded)") == 1, row["notes"]
+    consistent()
 
 
 def test_every_export_warns_about_a_notebook_not_graded_and_answers_not_marked(course, tmp_path):

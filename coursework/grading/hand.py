@@ -21,7 +21,8 @@ from ..authoring.points import WRITTEN_PART_SUFFIX, written_part_key
 from .feedback import written_answers_line, written_part_line
 from .gradebook import _format, _number, _read_csv, read_gradebook, row_record, total, write_gradebook
 
-__all__ = ["add_hand_points", "hand_section", "HAND_HEADING", "write_hand_section", "total_line", "with_total"]
+__all__ = ["add_hand_points", "hand_section", "HAND_HEADING", "write_hand_section", "total_line", "with_total",
+           "with_hand_points"]
 
 HAND_HEADING = "## Marked by hand"
 
@@ -77,13 +78,38 @@ def with_total(text, row, columns):
     return "\n".join(lines)
 
 
-def _with_marks(text, row, columns):
-    """The feedback's lines about written answers brought up to date with the marks given so far."""
+def _heads(line, title):
+    """Whether a feedback line is the heading of the exercise titled ``title`` (not of 1.10 for 1.1)."""
+    return line.startswith(f"## {title}: ") or line.startswith(f"## {title} (")
+
+
+def _code_points(row, columns):
+    """(points, possible) of the row's code exercises: the checks' columns, overridden values included."""
+    checked = row_record(row).get("checked", ())
+    mine = [(label, most) for label, (most, chapter) in columns.items() if chapter == row["chapter"] and label in checked]
+    return sum(_number(row.get(label)) or 0 for label, _ in mine), sum(most or 0 for _, most in mine)
+
+
+def _with_marks(text, row, columns):  # long: one pass over the feedback's lines, each kind of line brought up to date
+    """The feedback's lines about written answers, and about points set by hand over the checks'
+    (``--override-autograded``), brought up to date with the marks given so far."""
     labels, marked = _hand_labels(row, columns)
-    titles = row_record(row).get("titles", {})
+    record = row_record(row)
+    titles, overridden = record.get("titles", {}), record.get("overridden", {})
     lines, section = text.split("\n"), None
     for i, line in enumerate(lines):
-        if line.startswith("Written answers (") or line.startswith("Marked by hand: see"):
+        if line.startswith("Points: ") and " for the code exercises" in line and overridden:
+            earned, possible = _code_points(row, columns)
+            rest = line.split(" for the code exercises", 1)[1]
+            lines[i] = f"Points: {_format(earned)} of {_format(possible)} for the code exercises{rest}"
+        elif line.startswith("## ") and any(_heads(line, titles.get(label, label)) for label in overridden):
+            label = next(label for label in overridden if _heads(line, titles.get(label, label)))
+            head = line.rsplit(": ", 1)[0]
+            most = columns.get(label, (None, None))[0]
+            of = f" of {_format(most)}" if most is not None else ""
+            lines[i] = f"{head}: {overridden[label]}{of} points, set by hand (see Marked by hand)"
+            section = label
+        elif line.startswith("Written answers (") or line.startswith("Marked by hand: see"):
             lines[i] = written_answers_line([titles.get(label, label) for label in labels if label not in marked],
                                             bool(marked))
         elif line.startswith("## "):
@@ -96,6 +122,12 @@ def _with_marks(text, row, columns):
     return "\n".join(lines)
 
 
+def with_hand_points(text, row, columns):
+    """A feedback file's text (without its "Marked by hand" section) brought up to date with the points
+    given by hand: its total, its written parts, and the exercises whose points were set by hand."""
+    return _with_marks(with_total(text, row, columns), row, columns)
+
+
 def write_hand_section(path, row, columns):
     """Bring a feedback file up to date with the points given by hand: its total, its written parts, and its
     "Marked by hand" section (it goes last)."""
@@ -104,7 +136,7 @@ def write_hand_section(path, row, columns):
         return
     text = path.read_text(encoding="utf-8")
     text = text.split("\n" + HAND_HEADING + "\n")[0].rstrip("\n") + "\n"
-    text = _with_marks(with_total(text, row, columns), row, columns)
+    text = with_hand_points(text, row, columns)
     section = hand_section(row, columns)
     path.write_text(text + ("\n" + "\n".join(section).rstrip("\n") + "\n" if section else ""), encoding="utf-8")
 
@@ -166,6 +198,9 @@ def add_hand_points(gradebook, hand, override=False):
             record = row_record(row)
             if label in record.get("checked", ()):
                 record.setdefault("overridden", {})[label] = _format(value)
+                note = f"{label}: points set by hand (--override-autograded), not by its checks"
+                if note not in (row.get("notes") or ""):  # as a re-grade says it, at once
+                    row["notes"] = "; ".join(filter(None, [row.get("notes"), note]))
             record.setdefault("comments", {})[label] = (entry.get("comment") or "").strip()[:1000]
             record.setdefault("marked", {})[label] = record.get("answers", {}).get(label, "")
             row[label], row["record"] = _format(value), json.dumps(record, sort_keys=True)
