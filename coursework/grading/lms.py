@@ -175,5 +175,9 @@ def _canvas_warnings(students, notes):
               "Login ID only; pass --roster with Canvas's own gradebook export", file=notes)
     late = sum(remark.startswith("late") for s in students for remark in s["remarks"].values())
     if late:
-        print(f"note: {late} late notebooks: their points are exported with the late penalty taken off; "
+        # "with the penalty taken off" only where one was: under --late-penalty none nothing was
+        taken = "with the late penalty taken off" if any("no penalty" not in remark for s in students
+                                                          for remark in s["remarks"].values()
+                                                          if remark.startswith("late")) else "unchanged (no penalty)"
+        print(f"note: {late} late notebook{'s' if late != 1 else ''}: their points are exported {taken}; "
               "Canvas's import has no column for lateness (see late_days and penalty in the gradebook)", file=notes)
