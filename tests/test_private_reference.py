@@ -143,3 +143,27 @@ def test_a_second_stall_is_an_error_of_the_chapter_and_no_copy_is_left(tmp_path,
     assert status == 1 and not (tmp_path / "private" / "07_syn.ipynb").exists()
     assert "running the chapter again from a fresh kernel" in stream.getvalue()
     assert "twice: not executed" in stream.getvalue()
+
+
+def test_a_live_widget_is_left_out_of_the_run_and_the_copy_keeps_the_chapters_code():
+    # chapter 4's live widget cell left nbclient waiting on an idle kernel (one run of two): the run
+    # leaves out the `.live()` statement, keeps what the cell binds, and the copy keeps the source
+    from coursework.authoring.private_run import execute_chapter
+
+    nb = graded_chapter()
+    nb.cells[1].source += "\nwidget = make_widget()\nwidget.live()"
+    original = [cell.source for cell in nb.cells]
+    seen = []
+
+    class Client:
+        def __init__(self, nb, timeout, resources, on_cell_execute, on_cell_executed):
+            self.nb = nb
+
+        def execute(self):
+            seen.extend(cell.source for cell in self.nb.cells)
+            return self.nb
+
+    assert execute_chapter(nb, ".", io.StringIO(), "private/07_syn.ipynb", client_class=Client,
+                           cpu=lambda pid: 0.0, kill=lambda pid: None) == 1
+    assert "widget = make_widget()" in seen[1] and ".live()" not in "".join(seen)
+    assert [cell.source for cell in nb.cells] == original
