@@ -23,9 +23,6 @@ The book is the shared build of tests/test_book_in_browser.py, or the one at
 ``KPCA_BOOK_HTML`` (e.g. a built book with another ``_static``).
 """
 
-import os
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -36,14 +33,8 @@ from lab_parity import (
     denoising_reference,
     relative_error,
 )
-from test_book_in_browser import (  # skips this module too where Chromium is missing
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    TWO_FRAMES,
-    local_server,
-    shared_build,
-    sync_api,
-)
+from test_book_in_browser import TWO_FRAMES  # skips this module too where Chromium is missing
+from test_labs_rendered import browser, html, url  # noqa: F401  (fixtures: the run's one book, served)
 
 DENOISING_PAGE = "chapters/05_preimages_denoising.html"
 SLICE_POINTS = 64  # the most points one call of the computing may handle in a sliced job
@@ -93,22 +84,6 @@ WATCH = """() => {
 }"""
 
 WHEN_IDLE = "async () => { await window.kpcaLabs.find((l) => l.kind === 'denoising').whenIdle(); }"
-
-
-@pytest.fixture(scope="module")
-def url(tmp_path_factory):
-    built = os.environ.get("KPCA_BOOK_HTML")
-    html = Path(built).resolve() if built else shared_build(tmp_path_factory, "book")
-    with local_server(html) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

@@ -34,6 +34,7 @@ from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.manager import KernelManager
 from nbval.plugin import IPyNbCell, NbCellError
 
+from ..authoring.cell_outputs import printed_text
 from .clock import StudentClock
 from .kernel_launcher import KERNEL_NAME, kernel_argv
 from .processes import kill_descendants
@@ -324,16 +325,7 @@ _ACTUAL_CHARACTERS = 4000
 
 def output_text(outputs):
     """The text a cell printed (streams, and plain text of results), cut to a few thousand characters."""
-    parts = []
-    for output in outputs or []:
-        if output.get("output_type") == "stream":
-            text = output.get("text", "")
-        elif output.get("output_type") in ("execute_result", "display_data"):
-            text = (output.get("data") or {}).get("text/plain", "")
-        else:
-            continue
-        parts.append("".join(text) if isinstance(text, list) else str(text))
-    return "".join(parts)[:_ACTUAL_CHARACTERS]
+    return printed_text(outputs)[:_ACTUAL_CHARACTERS]
 
 
 def _exception(outputs):
