@@ -238,18 +238,21 @@ def test_student_packages_hold_no_solution(wheel, sdist):
     secret = solution_lines()
     assert len(secret) > 100  # the chapters have solutions, and the check can find them
     with zipfile.ZipFile(wheel) as archive:
-        files = {name: archive.read(name).decode(errors="replace") for name in archive.namelist()}
+        raw = {name: archive.read(name) for name in archive.namelist()}
     with tarfile.open(sdist) as archive:
-        sources = {member.name: archive.extractfile(member).read().decode(errors="replace")
-                   for member in archive.getmembers() if member.isfile()}
+        raw_sources = {member.name: archive.extractfile(member).read()
+                       for member in archive.getmembers() if member.isfile()}
+    raw.update(raw_sources)
+    files = {name: raw[name].decode(errors="replace") for name in raw if name not in raw_sources}
+    sources = {name: data.decode(errors="replace") for name, data in raw_sources.items()}
     assert any(name.endswith("kpca_lib/kernel_pca.py") for name in sources)
     assert any(name.endswith("coursework/authoring/self_check.py") for name in sources)
     for name, text in {**files, **sources}.items():
         assert not re.search(r"(^|/)(chapters|tests|benchmarks|student_notebooks)/|\\.ipynb$", name), name
         package_file = re.search(r"(?:^|/)((?:kpca_lib|coursework)/.*)$", name)
         if package_file and not re.search(r"\\.(dist|egg)-info/", name):
-            # the library and the tools exactly as in the checkout, nothing added
-            assert text == (ROOT / package_file[1]).read_text(errors="replace"), name
+            # the library and the tools exactly as in the checkout, byte for byte (data files too)
+            assert raw[name] == (ROOT / package_file[1]).read_bytes(), name
         else:  # metadata and README: no line of any solution or hidden check
             assert not [line for line in secret if line in text], name
     hidden = hidden_check_lines()
