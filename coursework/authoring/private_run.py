@@ -175,18 +175,20 @@ def execute_chapter(nb, folder, stream, label, timeout=900, stall=120, client_cl
     client_class, cpu, kill = client_class or NotebookClient, cpu or cpu_seconds, kill or _kill
     pristine = copy.deepcopy(nb)
     sources = [cell.source for cell in nb.cells]
-    try:
-        for cell in nb.cells:  # the run leaves out the live widgets; the copy keeps the chapter's code
+
+    def leave_out_live_widgets():  # the run leaves them out; the copy keeps the chapter's code
+        for cell in nb.cells:
             if cell.cell_type == "code":
                 cell.source = without_live_widget(cell.source)
+
+    try:
+        leave_out_live_widgets()
         problem = _run_once(nb, folder, timeout, stall, client_class, cpu, kill)
         if problem is None:
             return 1
         print(f"{label}: {problem}; running the chapter again from a fresh kernel", file=stream)
         nb.cells = copy.deepcopy(pristine.cells)
-        for cell in nb.cells:
-            if cell.cell_type == "code":
-                cell.source = without_live_widget(cell.source)
+        leave_out_live_widgets()
         again = _run_once(nb, folder, timeout, stall, client_class, cpu, kill)
         if again is None:
             return 2

@@ -55,8 +55,7 @@ def _hand_labels(row, columns):
 def total_line(row, columns):
     """``Total: 26.4 of 33 points (...)``: what the student has for the chapter, all parts and the penalty told."""
     labels, marked = _hand_labels(row, columns)
-    code = sum(_number(row.get(label)) or 0 for label, (_, chapter) in columns.items()
-               if chapter == row["chapter"] and label not in labels)
+    code = _code_points(row, columns)[0]
     penalty = _number(row.get("penalty")) or 0
     parts = [f"code exercises {_format(code)}"]
     parts += [f"marked by hand {_format(sum(_number(row[label]) or 0 for label in marked))}"] if marked else []
