@@ -108,7 +108,8 @@ def _with_marks(text, row, columns):  # long: one pass over the feedback's lines
             of = f" of {_format(most)}" if most is not None else ""
             lines[i] = f"{head}: {overridden[label]}{of} points, set by hand (see Marked by hand)"
             section = label
-        elif line.startswith("Written answers (") or line.startswith("Marked by hand: see"):
+        elif (line.startswith("Written answers (") and "could not be read" not in line) \
+                or line.startswith("Marked by hand: see"):  # an unread notebook's line stays as it is
             lines[i] = written_answers_line([titles.get(label, label) for label in labels if label not in marked],
                                             bool(marked))
         elif line.startswith("## "):

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from .feedback import feedback_markdown
 from .gradebook import identify, merge, read_gradebook, row_record, submission_time, write_gradebook
-from .hand import hand_section, with_hand_points, with_total
+from .hand import hand_section, with_hand_points
 from .lateness import LatePolicy
 from .results import Verdict
 from .scores import notes, score
@@ -248,8 +248,7 @@ class Records:
                                  entry["result"] or score(outcome.verdict, reference), outcome.places,
                                  row["status"], row["submitted"], late=late,
                                  marks={key: row.get(key) for key in reference.written})
-        # an ungraded notebook's feedback says its answers were not collected: only its total is brought up to date
-        text = with_total(text, row, columns) if row["status"] == "error" else with_hand_points(text, row, columns)
+        text = with_hand_points(text, row, columns)
         section = hand_section(row, columns)
         target = Path(target)
         target.parent.mkdir(parents=True, exist_ok=True)
