@@ -217,20 +217,37 @@ def _timed_out(role, limits):
     return f"timed out: stopped after {limits.exercise:g} s, and grading went on with the next cell"
 
 
+# the reason of a cell that did not stop when interrupted (coursework.grading.stuck): it never passes
+STUCK = "timed out: did not stop when interrupted"
+
+
+def _stuck(role, limits):
+    """Why a cell that did not stop when interrupted failed (it was left out of a fresh run)."""
+    said = (f"{STUCK} after {limits.exercise:g} s (code that catches KeyboardInterrupt, such as a bare "
+            "`except:` or `except BaseException:` in a loop, keeps running when stopped)")
+    if role.kind in ("graded", "hidden"):
+        return (f"{said}; the exercise's checks from here on lost their points, and grading went on with "
+                "the next exercise")
+    return f"{said}; grading went on with the next cell"
+
+
 def _time_reasons(plan, run, limits):
     """The reason of each cell stopped by its time limit, or not run because its exercise had none left."""
     from .preparation import time_units  # preparation imports nbval: records, which imports this, need not
 
-    first = {}
+    first, stuck = {}, set()
     for record in run.events("cell-timeout"):
         if isinstance(record.get("cell"), int):
             first.setdefault(record.get("unit"), record["cell"])
+            if record.get("stuck") and first[record.get("unit")] == record["cell"]:
+                stuck.add(record.get("unit"))
     reasons = {}
     for number, unit in enumerate(time_units(plan.roles)):
         if unit in first and number == first[unit]:
-            reasons[number] = _timed_out(plan.roles[number], limits)
+            reasons[number] = (_stuck if unit in stuck else _timed_out)(plan.roles[number], limits)
         elif unit in first and number > first[unit]:
-            reasons[number] = f"not run: its exercise had used up its {limits.exercise:g} s"
+            reasons[number] = ("not run: its exercise did not stop when interrupted" if unit in stuck
+                               else f"not run: its exercise had used up its {limits.exercise:g} s")
     return reasons
 
 
@@ -253,7 +270,8 @@ def interpret(plan, run, limits, reference):
         checked = role.kind in ("graded", "hidden")
         if record is None:
             reason = "was not run" if checked and stopped is None else None
-        elif number in out_of_time and (record["outcome"] != "passed" or out_of_time[number].startswith("not run")):
+        elif number in out_of_time and (record["outcome"] != "passed"
+                                        or out_of_time[number].startswith(("not run", STUCK))):
             reason = out_of_time[number]  # a cell that finished as it was interrupted keeps its result
         elif record["outcome"] != "passed":
             reason = _cell_reason(record, after_hidden=number >= first_hidden,

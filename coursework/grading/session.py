@@ -38,6 +38,7 @@ from .preparation import build_run_notebook
 from .reference import load_references
 from .report import shown_name, student_of, summary_line, write_report
 from .results import Verdict, interpret
+from .stuck import run_past_stuck
 from .submissions import SubmissionProblem, claimed_chapter, find_submissions, read_submission, MAX_DEPTH
 from ..isolation.sandbox import GraderError, choose_isolation, grader_library
 
@@ -88,7 +89,9 @@ def _grade_one(path, references, run, limits, start, prune=True):
     needs (:func:`coursework.grading.preparation.needed_cells`); if a check
     fails in that run for any reason but time, the submission is run again
     whole and that run is its verdict: leaving cells out never costs a point,
-    and a correct notebook is graded in one short run.
+    and a correct notebook is graded in one short run. A cell that does not stop
+    when interrupted costs its exercise alone: the run is repeated without it
+    (:func:`coursework.grading.stuck.run_past_stuck`).
     """
     chapter = None
     try:
@@ -99,13 +102,13 @@ def _grade_one(path, references, run, limits, start, prune=True):
             raise SubmissionProblem(f"{shown_name(chapter)} has no graded exercise: there is nothing to grade")
         plan = build_run_notebook(submission, reference, prune=prune)
         whole = build_run_notebook(submission, reference) if prune else plan
-        left = limits.timeout - (time.monotonic() - start)
-        if left < 1:
+        if limits.timeout - (time.monotonic() - start) < 1:
             raise SubmissionProblem(f"timed out after {limits.timeout:g} s while being read and prepared")
-        verdict = interpret(plan, run(plan.notebook, replace(limits, timeout=left)), limits, reference)
+        stuck = {}  # the cells that did not stop when interrupted, left out of every later run
+        verdict = interpret(plan, run_past_stuck(plan, run, limits, start, stuck), limits, reference)
         left = limits.timeout - (time.monotonic() - start)
         if len(whole.roles) != len(plan.roles) and _full_run_needed(verdict) and left >= 1:
-            verdict = interpret(whole, run(whole.notebook, replace(limits, timeout=left)), limits, reference)
+            verdict = interpret(whole, run_past_stuck(whole, run, limits, start, stuck), limits, reference)
         return verdict, chapter, True, plan.places
     except SubmissionProblem as problem:  # an unreadable file named like a chapter is that chapter's error
         chapter = chapter or (Path(path).name if Path(path).name in references else None)

@@ -15,7 +15,8 @@ Loaded by the runner (:mod:`coursework.isolation.nbval_runner`) into ``pytest --
   so that the machine's load costs no student anything): past it, the kernel is interrupted, the
   run goes on with the next cell, and the exercise's remaining cells are not
   run (a ``cell-timeout`` record says which cell); a kernel that does not stop
-  when interrupted ends the run (``uninterruptible``);
+  when interrupted ends the run (``uninterruptible``), and the grader runs the
+  notebook again without that cell (:mod:`coursework.grading.stuck`);
 * writes one JSON record per cell (which cell, passed or not, why, and
   whether its output was really compared) to the result pipe, which only this
   process holds. The grader reads nothing else.
