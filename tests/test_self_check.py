@@ -123,3 +123,28 @@ def test_grading_warns_of_a_handout_from_another_version_of_its_chapter(handout,
     _warn_old_handouts(outcomes, tmp_path / "chapters", notes)
     lines = notes.getvalue().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"WARNING: bob/{NAME} was made from another version")
+
+
+def test_the_diff_of_a_long_line_shows_where_it_differs(tmp_path, capsys):
+    """A line that differs only near its end: the student sees that end, both lines cut at the same place."""
+    from coursework_notebooks import code
+
+    chapter = graded_chapter()
+    long_line = f"{list(range(60))} 22"  # the known answer: 21 + 1, after a long list
+    chapter.cells[7] = code("print(list(range(60)), x + 1)", long_line + "\n", count=4, tags=["solution"])
+    (tmp_path / "chapters").mkdir()
+    nbformat.write(chapter, tmp_path / "chapters" / NAME)
+    assert main(["make-student", str(tmp_path / "chapters"), str(tmp_path / "student_notebooks")]) == 0
+    handout = tmp_path / "student_notebooks" / NAME
+    wrong = solved(nbformat.read(handout, as_version=4), chapter)
+    stubs(wrong)[1].source = stubs(wrong)[1].source.replace("x + 1", "x + 2")
+    nbformat.write(wrong, handout)
+    assert main(["self-check", str(handout)]) == 1
+    out = capsys.readouterr().out
+    report = out.split("FAIL  Exercise 7.2: output differs from the expected output")[1]
+    lines = [line.strip() for line in report.splitlines()]
+    expected = next(line for line in lines if line.startswith("+ "))
+    yours = next(line for line in lines if line.startswith("- "))
+    assert expected.endswith("58, 59] 22") and yours.endswith("58, 59] 23"), report
+    assert len(expected) <= 120 and expected[2:].startswith("…"), report  # cut at its start: the end shows
+    assert expected.index("59]") == yours.index("59]"), report  # aligned: the difference is below itself

@@ -19,6 +19,8 @@ nothing either, and says so: the notebook runs as the student, as in
 Jupyter, under a time limit per cell.
 """
 
+import difflib
+import itertools
 import json
 import os
 import re
@@ -148,9 +150,50 @@ def _run(notebook, timeout):
         return results, printed
 
 
-def _reason(text):
-    """A failure of nbval, in a few lines: the output that differs, or the exception raised."""
+# how many characters of a line the diff shows, and how many of them come before its first difference
+_WIDTH, _BEFORE = 76, 24
+
+
+def _window(line, start):
+    """``line`` from character ``start``, at most ``_WIDTH`` of it, an ellipsis where it was cut."""
+    return ("…" if start else "") + line[start:start + _WIDTH] + ("…" if len(line) > start + _WIDTH else "")
+
+
+def output_diff(expected, actual, most=12):
+    """The lines that differ between two outputs: ``+ expected`` and ``- yours``, each long line shown where it differs.
+
+    Both lines of a pair are cut at the same character, a little before the
+    first one that differs, so that the difference shows (and sits below
+    itself) however long the line.
+
+    >>> output_diff("[0, 1, 2]\\nok", "[0, 1, 3]\\nok")
+    ['+ [0, 1, 2]', '- [0, 1, 3]']
+    >>> output_diff("x" * 100 + "2", "x" * 100 + "3")[0]
+    '+ …xxxxxxxxxxxxxxxxxxxxxxxx2'
+    """
+    old, new = expected.rstrip("\n").split("\n"), actual.rstrip("\n").split("\n")
+    shown = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        for want, got in itertools.zip_longest(old[i1:i2], new[j1:j2]):
+            same = os.path.commonprefix([want or "", got or ""]) if want is not None and got is not None else ""
+            start = len(same) - _BEFORE if len(same) > _WIDTH - _BEFORE else 0
+            shown += [f"+ {_window(want, start)}"] if want is not None else []
+            shown += [f"- {_window(got, start)}"] if got is not None else []
+    return shown[:most]
+
+
+def _reason(text, expected=None, actual=None):
+    """A failure of nbval, in a few lines: the output that differs, or the exception raised.
+
+    ``expected`` and ``actual``: the texts expected and printed, when known (the diff is made from them).
+    """
     if "Cell outputs differ" in text or "mismatch" in text:
+        diff = output_diff(expected, actual) if expected is not None and actual is not None else []
+        if diff:
+            return ("output differs from the expected output\n        (+ expected, - yours)\n"
+                    + "\n".join(f"        {line}" for line in diff))
         lines = text.splitlines()
         start = next((i for i, line in enumerate(lines) if "assert reference_output" in line), None)
         diff = [line for line in lines[start:] if line.strip().startswith(("- ", "+ "))] if start else []
@@ -213,7 +256,7 @@ def self_check(notebook, expected=None, timeout=300, stream=None, notes=None):
                 # the answer is there, with more: it passes, as the grader judges it, with a note
                 extras.append((key[0], printed[number]))
             elif results.get(number):
-                verdicts[key[0]].append(_reason(results[number]))
+                verdicts[key[0]].append(_reason(results[number], expected_text[key], printed.get(number)))
             elif number not in results:
                 verdicts[key[0]].append("was not run")
     others = [(number, _reason(text)) for number, text in sorted(results.items())
