@@ -148,3 +148,26 @@ def test_the_diff_of_a_long_line_shows_where_it_differs(tmp_path, capsys):
     assert expected.endswith("58, 59] 22") and yours.endswith("58, 59] 23"), report
     assert len(expected) <= 120 and expected[2:].startswith("…"), report  # cut at its start: the end shows
     assert expected.index("59]") == yours.index("59]"), report  # aligned: the difference is below itself
+
+
+def test_a_notebook_without_cell_ids_is_read_without_a_warning(handout, capsys):
+    """nbformat's MissingIDFieldWarning reaches neither the student (self-check) nor the instructor (grading):
+    the cells get ids on reading, as Jupyter gives them."""
+    import json
+    import warnings
+
+    from coursework.grading.submissions import read_submission
+
+    raw = json.loads(nbformat.writes(solved(nbformat.read(handout, as_version=4), graded_chapter())))
+    assert (raw["nbformat"], raw["nbformat_minor"]) >= (4, 5)
+    for cell in raw["cells"]:
+        del cell["id"]
+    handout.write_text(json.dumps(raw))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        nb = read_submission(handout)
+        assert main(["self-check", str(handout)]) == 0
+    assert all(isinstance(cell.get("id"), str) and cell["id"] for cell in nb.cells)
+    names = [type(warning.message).__name__ for warning in caught]
+    assert "MissingIDFieldWarning" not in names, names
+    assert "MissingIDFieldWarning" not in capsys.readouterr().err

@@ -38,6 +38,7 @@ from .exercises import CHECK_MARKER, METADATA_KEY
 from .expected import expected_path, read_expected
 from .extra_output import extra_output
 from .handout import recorded_entry
+from .quiet_read import read_notebook_text
 from .version import check_handout_version
 
 __all__ = ["self_check", "find_expected", "build_check_notebook", "ISOLATION_NOTE"]
@@ -231,7 +232,7 @@ def self_check(notebook, expected=None, timeout=300, stream=None, notes=None):
     if not timeout > 0:
         raise ValueError(f"--timeout must be positive, got {timeout}")
     try:
-        nb = nbformat.read(notebook, as_version=4)
+        nb = read_notebook_text(Path(notebook).read_text(encoding="utf-8"))  # ids given, no warning
     except Exception as error:  # noqa: BLE001 -- any unreadable file: one clear line
         raise ValueError(f"{notebook} is not a readable notebook ({type(error).__name__})") from None
     copy_path = find_expected(notebook, nb, expected)

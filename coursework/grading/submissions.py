@@ -17,6 +17,7 @@ from pathlib import Path
 import nbformat
 
 from ..authoring.exercises import METADATA_KEY
+from ..authoring.quiet_read import read_notebook_text
 
 __all__ = ["SubmissionProblem", "Found", "find_submissions", "read_submission", "reference_name",
            "claimed_chapter", "short", "MAX_NOTEBOOK_BYTES", "MAX_CELLS", "MAX_DEPTH"]
@@ -148,7 +149,7 @@ def read_submission(path, max_bytes=MAX_NOTEBOOK_BYTES, max_cells=MAX_CELLS):
     if isinstance(cells, list) and len(cells) > max_cells:
         raise SubmissionProblem(f"has too many cells ({len(cells)}; the limit is {max_cells})")
     try:
-        nb = nbformat.reads(data.decode("utf-8"), as_version=4, capture_validation_error={})
+        nb = read_notebook_text(data.decode("utf-8"))  # cell ids given, no warning on stderr
         nb = _repair(nb)
         nbformat.validate(nb)
     except Exception as error:  # anything a file can hold: one reason, no traceback
