@@ -54,6 +54,7 @@ def _parser():
     private.add_argument("--stall", type=float, default=120,
                          help="seconds a kernel may use no CPU while a cell waits for its reply, before the chapter "
                               "is run again from a fresh kernel (default: 120)")
+    _add_execute(commands)
     _add_self_check(commands)
     grade = commands.add_parser("grade", help="grade a folder of submissions", description=_GRADE_HELP)
     grade.add_argument("submissions", help="a notebook or a folder of them (searched recursively)")
@@ -89,6 +90,19 @@ def _parser():
     _grade_records_options(grade)
     _course_commands(commands)
     return parser
+
+
+def _add_execute(commands):
+    execute = commands.add_parser(
+        "execute", help="execute notebooks in place as private-reference does (live widgets left out of the run)",
+        description="Execute each notebook in place, as private-reference executes its copies: the top-level "
+                    "x.live() statements of the book's live widgets are left out of the run (the file keeps "
+                    "them), and a notebook whose kernel stalls is run once more from a fresh kernel. Exit "
+                    "status 1 if one stalled twice (it is left as it was).")
+    execute.add_argument("notebooks", nargs="+", help="the notebooks, e.g. private/01_pca.ipynb")
+    execute.add_argument("--timeout", type=float, default=900, help="seconds allowed per cell (default: 900)")
+    execute.add_argument("--stall", type=float, default=120,
+                         help="seconds a kernel may use no CPU while a cell waits for its reply (default: 120)")
 
 
 def _add_self_check(commands):
@@ -259,6 +273,10 @@ def main(argv=None):
 
             return make_private_reference(args.source, args.destination, sys.stdout, execute=not args.no_execute,
                                           timeout=args.timeout, stall=args.stall)
+        if args.command == "execute":
+            from .authoring.private import execute_in_place
+
+            return execute_in_place(args.notebooks, sys.stdout, timeout=args.timeout, stall=args.stall)
         if args.command == "check":
             from .authoring.check import check
 

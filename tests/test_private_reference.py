@@ -16,7 +16,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_output
 
 from coursework.__main__ import main
-from coursework_notebooks import graded_chapter
+from coursework_notebooks import graded_chapter, hidden_answer
 
 VERDICT_CHECK = """# hidden check for syn-ex1
 rng = np.random.default_rng(6)
@@ -167,3 +167,24 @@ def test_a_live_widget_is_left_out_of_the_run_and_the_copy_keeps_the_chapters_co
                            cpu=lambda pid: 0.0, kill=lambda pid: None) == 1
     assert "widget = make_widget()" in seen[1] and ".live()" not in "".join(seen)
     assert [cell.source for cell in nb.cells] == original
+
+
+def test_execute_runs_a_notebook_in_place_with_its_live_widget_left_out(tmp_path, capsys):
+    """The guide's by-hand recipe (and benchmarks/guide_outputs.py) executes a chapter with `execute`, which
+    leaves the live widget out as private-reference does; the file keeps its code and gets its outputs."""
+    nb = graded_chapter()
+    # a widget whose .live() would stop the run: it must not run
+    nb.cells[1].source += ("\nclass Widget:\n    def live(self):\n        raise RuntimeError('the live widget ran')"
+                           "\n\n\nwidget = Widget()\nwidget.live()")
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    path = tmp_path / "07_syn.ipynb"
+    nbformat.write(nb, path)
+    assert main(["execute", str(path)]) == 0
+    assert f"{path}: executed, its live widgets left out of the run" in capsys.readouterr().out
+    done = nbformat.read(path, as_version=4)
+    assert [cell.source for cell in done.cells] == [cell.source for cell in nb.cells]
+    printed = ["".join(output.get("text", "") for output in cell.outputs) for cell in done.cells
+               if cell.cell_type == "code"]
+    assert printed[1:] == ["[42]\n", hidden_answer(), "22\n"], printed  # 2 x 21, twice the hidden integers, 21 + 1

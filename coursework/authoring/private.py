@@ -109,7 +109,7 @@ def make_private_reference(source, destination, stream, execute=True, timeout=90
         nbformat.write(nb, target)
         ran = (f"; executed in {time.monotonic() - started:.0f} s" + (" (2 runs)" if runs == 2 else "")
                if execute else
-               "; NOT executed: execute it (jupyter nbconvert --to notebook --execute --inplace) before grading")
+               "; NOT executed: execute it (python -m coursework execute) before grading")
         print(f"{target}: {changed} of {checks} hidden checks re-seeded ({seeds} seeds){ran}", file=stream)
         for line in same:
             print(f"  WEAK: {line}", file=stream)
@@ -119,3 +119,29 @@ def make_private_reference(source, destination, stream, execute=True, timeout=90
     if not any(destination.glob("*.ipynb")):  # every chapter stalled: nothing to check
         return max(status, 1)
     return max(status, check(destination, stream, strict=True))
+
+
+def execute_in_place(notebooks, stream, timeout=900, stall=120, client_class=None):
+    """Execute each notebook in place as ``private-reference`` executes its copies; the exit status (0 or 1).
+
+    The run leaves out the top-level ``x.live()`` statements of the book's live
+    widgets (:func:`coursework.authoring.private_run.without_live_widget`: under
+    nbclient, chapter 4's left the client waiting on an idle kernel), and runs a
+    stalled notebook once more from a fresh kernel; the file keeps its code.
+    A notebook that stalls twice is left as it was, and the status is 1.
+    """
+    from .private_run import ChapterStalled, execute_chapter
+
+    status = 0
+    for path in map(Path, notebooks):
+        nb = nbformat.read(path, as_version=4)
+        try:
+            runs = execute_chapter(nb, path.parent, stream, str(path), timeout, stall, client_class)
+        except ChapterStalled as error:
+            print(str(error), file=stream)
+            status = 1
+            continue
+        nbformat.write(nb, path)
+        print(f"{path}: executed" + (" (2 runs)" if runs == 2 else "") + ", its live widgets left out of the run",
+              file=stream)
+    return status
