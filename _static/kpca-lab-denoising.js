@@ -20,8 +20,9 @@
  * points' projections and gamma weights in such tasks, a slice of a few ms
  * each, draws the new setting at the next animation frame, and goes on as
  * a q move (a new sigma's baselines, in slices, in the tasks after the
- * first drawing). During a drag of sigma or c the old setting's picture
- * stays, with placeholders, until the last setting's is computed.
+ * first drawing). During a drag of sigma, c or q (q: of a run not cached)
+ * the old setting's picture stays, with placeholders, until the last
+ * setting's is computed.
  */
 (function () {
   "use strict";
