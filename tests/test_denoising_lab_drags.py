@@ -2,10 +2,10 @@
 
 A drag gives the page an input event per frame. The lab keeps up when no
 frame waits for a long stretch of computing: no control computes in its
-input event (a q or iterations move waits for the next animation frame, a
-sigma or c move for tasks of its own, merged with the moves that come before
-they run), the work of a new kernel is cut into slices of a few
-points (the test points' projections and gamma weights, the baselines' kNN
+input event (an iterations move, or a q move whose run is cached, waits for
+the next animation frame; a sigma, c or new q move for tasks of its own,
+merged with the moves that come before they run), the work of a new kernel
+or a new q is cut into slices of a few points (the test points' projections and gamma weights, the baselines' kNN
 averages: whole, one task held 50-650 ms after a sigma move, the stalls of
 a drag), and the first drawing of a new kernel waits for an animation frame
 instead of running in the task that finished its fit (that frame waited
@@ -40,11 +40,14 @@ DENOISING_PAGE = "chapters/05_preimages_denoising.html"
 SLICE_POINTS = 64  # the most points one call of the computing may handle in a sliced job
 
 # The lab's computing, wrapped: every call noted as [name, points handled, inside an input
-# event] (and in inFrame when inside an animation-frame callback); a drawing of the plane in the same task as a computing call (the same callback of the
-# event loop: a queued microtask runs once its script is done) counted as computeThenDraw.
+# event], and in inFrame when inside an animation-frame callback; a drawing of the plane in
+# the same task as a computing call (the same callback of the event loop: a queued microtask
+# runs once its script is done) counted as computeThenDraw.
 WATCH = """() => {
   const lab = window.kpcaLabs.find((l) => l.kind === 'denoising'), N = window.kpcaNumerics;
-  const log = window.kpcaDragWork = { calls: [], computeThenDraw: 0, draws: 0, drawsInInput: 0, inputs: 0, inFrame: [] };
+  const log = window.kpcaDragWork = {
+    calls: [], computeThenDraw: 0, draws: 0, drawsInInput: 0, inputs: 0, inFrame: [],
+  };
   let inInput = false, computedInThisTask = false, inFrame = false;
   window.addEventListener('input', () => { inInput = true; log.inputs++; }, true);
   window.addEventListener('input', () => { inInput = false; }, false);
