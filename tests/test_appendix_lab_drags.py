@@ -58,9 +58,10 @@ WATCH = """(kind) => {
 }"""
 
 
-@pytest.fixture(params=["robust-pca", "sparse-pca"])
+@pytest.fixture
 def lab_page(request, browser, url):
-    """An appendix's page at a desktop's width, its lab idle, its kind and index."""
+    """An appendix's page at a desktop's width (the kind of lab: the test's parameter), its lab
+    idle; the page, kind and lab index."""
     kind = request.param
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
@@ -112,12 +113,10 @@ def assert_robust_pca_matches_kpca_lib(payload, state):
     assert max(np.max(np.abs(L - fit.L)), np.max(np.abs(S - fit.S))) / scale <= ITERATES_RTOL
 
 
-@pytest.mark.parametrize("slider_index", [0, 1, 2])
-def test_a_drag_computes_and_draws_outside_the_input_events(lab_page, slider_index):
+@pytest.mark.parametrize("lab_page, label", [(kind, label) for kind, labels in SLIDERS.items() for label in labels],
+                         indirect=["lab_page"], ids=["B-lambda", "B-rank", "B-corruption", "A-alpha", "A-q"])
+def test_a_drag_computes_and_draws_outside_the_input_events(lab_page, label):
     page, kind, index = lab_page
-    if slider_index >= len(SLIDERS[kind]):
-        pytest.skip(f"the {kind} lab has {len(SLIDERS[kind])} sliders")
-    label = SLIDERS[kind][slider_index]
     lab = page.locator(f".kpca-lab[data-kind={kind}]")
     slider = lab.get_by_label(label, exact=True)
     page.evaluate(WATCH, kind)
