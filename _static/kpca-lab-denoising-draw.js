@@ -241,18 +241,21 @@
 
   /**
    * The numbers beside the plane. A number is shown only once it is final for the setting
-   * shown: a row not yet computed (view.pending: a new kernel on its way; the iterations of a
-   * run; the baselines, Kwok–Tsang and mean shift that follow) shows a dimmed placeholder,
+   * shown: a row not yet computed (view.pending: a new kernel on its way; view.pendingRun: a q
+   * move's new run on its way, the rows of q; the iterations of a run; the baselines,
+   * Kwok–Tsang and mean shift that follow) shows a dimmed placeholder,
    * never the old setting's value or a run's partial one (the noisy points' error at t = 0).
    */
   function drawNumbers(element, view) {
     const C = core(), N = window.kpcaNumerics, el = C.el;
     const { model, fitted, entry, settings } = view, run = entry.run, t = settings.n_iter, data = fitted.data;
-    const nTest = model.nTest, q = entry.q, pending = !!view.pending;
-    const runDone = !pending && (run.t >= t || run.finished), converged = run.convergedWithin(t);
+    // pendingRun: a q move's new run on its way (the kernel kept): the rows of q wait, the rest stay
+    const pending = !!view.pending, pendingRun = !pending && !!view.pendingRun, nTest = model.nTest;
+    const q = pendingRun ? model.components(fitted, settings.n_components) : entry.q;
+    const runDone = !pending && !pendingRun && (run.t >= t || run.finished), converged = run.convergedWithin(t);
     const b = pending ? null : data.baselines, meanShift = fitted.meanShift;
     const meanShiftDone = !pending && (meanShift.t >= t || meanShift.finished);
-    const kt = pending ? null : entry.kwokTsang;
+    const kt = pending || pendingRun ? null : entry.kwokTsang;
     const WAIT = null; // a value not computed yet for this setting
     const f4 = f4v;
     const baseline = (name) => (b ? f4(b.mse[name]) : WAIT), chosen = (key) => (b ? b[key] : "…");
@@ -302,8 +305,9 @@
     lines.push(el("div", {
       class: "kpca-lab-small kpca-lab-status",
       text: pending ? "computing the kernel and its eigenpairs …"
-        : !runDone ? "computing: iteration " + run.t + " of " + t + " …"
-          : "eigenpairs: " + fitted.fit.lanczos.steps + " Lanczos steps; iterates kept up to t = " + run.t,
+        : pendingRun ? "computing the gamma weights of q = " + q + " …"
+          : !runDone ? "computing: iteration " + run.t + " of " + t + " …"
+            : "eigenpairs: " + fitted.fit.lanczos.steps + " Lanczos steps; iterates kept up to t = " + run.t,
     }));
     // the box is replaced only when what it shows changes (drawn every frame while the work goes
     // on: the same numbers would cost a layout each time)

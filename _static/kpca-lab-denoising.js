@@ -7,18 +7,22 @@
  * How each control answers: no control computes in its input event, and
  * moves that come while one waits are merged (a drag gives an input event
  * per frame). The iterations slider redraws from the kept iterates at the
- * next animation frame; a q move, at the next animation frame, computes the gamma
- * weights and as many iterations as fit in 2 ms, draws, and computes the
- * rest in tasks of up to 8 ms that end before the next frame is due
- * (kpcaLabCore.FrameClock), with a drawing per animation frame, so the page
- * never freezes (the Kwok–Tsang pre-images first, then the iterations, then
- * mean shift); a sigma or c move (a new kernel and its eigenpairs) shows
+ * next animation frame; a q move shows the rows that depend on q as
+ * placeholders at once, computes the gamma weights in slices of a few points
+ * in tasks of up to 8 ms that end before the next frame is due
+ * (kpcaLabCore.FrameClock), draws the new q at an animation frame of its own,
+ * and computes the rest in such tasks, with a drawing per animation frame, so
+ * the page never freezes (the Kwok–Tsang pre-images first, then the
+ * iterations, then mean shift); a q whose run is cached is drawn at the next
+ * animation frame with the iterations that fit in 2 ms; a sigma or c move
+ * (a new kernel and its eigenpairs) shows
  * placeholders at once, computes the kernel, its eigenpairs, the test
  * points' projections and gamma weights in such tasks, a slice of a few ms
  * each, draws the new setting at the next animation frame, and goes on as
  * a q move (a new sigma's baselines, in slices, in the tasks after the
- * first drawing). During a drag of sigma or c the old setting's picture
- * stays, with placeholders, until the last setting's is computed.
+ * first drawing). During a drag of sigma, c or q (q: of a run not cached)
+ * the old setting's picture stays, with placeholders, until the last
+ * setting's is computed.
  */
 (function () {
   "use strict";
@@ -41,6 +45,7 @@
       this.pumping = false;
       this.heavyPending = true;
       this.fitJob = null; // a new kernel's fit and first run, in slices (heavyMove)
+      this.runOnly = false; // the job is a q move's new run only: the fit is kept (heavyMove)
       this.drawRequested = false;
       this.drawnKeys = {}; // what redraw() drew last
       this.drawOwed = false; // an iterations move waits for its drawing (requestDraw)
@@ -245,7 +250,7 @@
       }
       this.drawnKeys = { plane: planeKey, side: sideKey };
       // (the numbers box is replaced only when its text changes: no layout for the same numbers)
-      this.draw.numbers(this.numbers, Object.assign(view, { pending: this.heavyPending }));
+      this.draw.numbers(this.numbers, Object.assign(view, this.pendingFlags()));
     }
 
     /** A drawing at the next animation frame, at most one per frame. */
@@ -369,7 +374,9 @@
         // whether this move needs a new kernel and eigenpairs, or a new run, or neither (cached)
         // (a sigma or c move noted it before its fit's slices: heavyMove)
         if (!("newFit" in timer.current)) timer.current.newFit = !model.hasFit(settings.sigma, settings.c);
-        timer.current.newRun = !model.hasRun(settings.sigma, settings.c, settings.n_components);
+        if (!("newRun" in timer.current)) {
+          timer.current.newRun = !model.hasRun(settings.sigma, settings.c, settings.n_components);
+        }
       }
       this.prepare();
       timer.mark("preparedMs"); // the kernel, eigenpairs and projections (if new) and the gamma weights
@@ -394,11 +401,20 @@
     }
 
     componentsMove() {
-      if (this.heavyPending) return; // a new kernel is on its way: its first run takes this q
-      // at the next animation frame, before its painting (a drag's input events come at the
-      // start of a frame: the same frame): the gamma weights (a few ms) and the iterations that
-      // fit in 2 ms, drawn at once; the rest follow in tasks, drawn at every frame. A q move that
-      // comes before that frame is merged into it. (In a task of its own, tried: the browser
+      const { model, settings: s } = this;
+      // a new kernel is on its way (its fit not done yet): its first run takes this q
+      if (this.heavyPending && !model.hasFit(s.sigma, s.c)) return;
+      if (this.heavyPending || !model.hasRun(s.sigma, s.c, s.n_components)) {
+        // a new run: its gamma weights (363 rows of the kernel's 1,100 columns, 4-7 ms whole:
+        // in the frame after the input they made a q move miss 33 ms) in slices of a few points
+        // in tasks after the frame that shows the q-dependent rows as placeholders, then drawn at
+        // an animation frame of its own, as a sigma move's run; a newer q restarts the slices
+        return this.heavyMove("q", true);
+      }
+      // a run already computed (cached): drawn at the next animation frame, before its painting
+      // (a drag's input events come at the start of a frame: the same frame), with the
+      // iterations that fit in 2 ms; the rest follow in tasks, drawn at every frame. A q move
+      // that comes before that frame is merged into it. (In a task of its own, tried: the browser
       // painted a frame between the input and the task, so the drawing came a frame later.)
       if (this.movePending) return this.merge("q");
       this.timer.start("q");
@@ -406,25 +422,39 @@
       this.requestDraw();
     }
 
-    /** sigma or c: a new kernel and its eigenpairs, once the new values beside the sliders are painted. */
-    heavyMove(control) {
-      const wasPending = this.heavyPending;
+    /**
+     * sigma or c: a new kernel and its eigenpairs, once the new values beside the sliders are
+     * painted; runOnly (a q move without a cached run): the kernel's fit is kept, only the run
+     * (its gamma weights) is new, and only the rows that depend on q wait.
+     */
+    heavyMove(control, runOnly) {
+      const wasPending = this.heavyPending, wasRunOnly = this.runOnly;
       if (wasPending) this.merge(control); // (a drag: drawn with the last setting's first drawing)
       else this.timer.start(control);
       this.numbers.setAttribute("aria-busy", "true");
       this.heavyPending = true;
+      // (a q move while a new kernel's run is on its way: the whole box waits all the same)
+      this.runOnly = !!runOnly && (!wasPending || wasRunOnly);
       this.movePending = false; // a waiting q move: the new kernel's first run takes its q
       // the old setting's numbers go at once: placeholders until the new ones are final (during a
-      // drag they are placeholders already)
-      if (this.current.entry && !wasPending) {
-        this.draw.numbers(this.numbers, Object.assign(this.view(), { pending: true }));
+      // drag they are placeholders already; a q drag's rows name the latest q)
+      if (this.current.entry && (!wasPending || wasRunOnly !== this.runOnly || this.runOnly)) {
+        this.draw.numbers(this.numbers, Object.assign(this.view(), this.pendingFlags()));
       }
       // the kernel, its eigenpairs, the projections and gamma weights in tasks of a few ms (no
       // frame waits for the whole fit: a drag of sigma or c keeps painting), from the frame that
-      // shows the new values on; a newer move replaces the job
-      this.timer.current.newFit = !this.model.hasFit(this.settings.sigma, this.settings.c);
-      this.fitJob = this.kernelSteps(this.settings.sigma, this.settings.c);
+      // shows the new values on; a newer move replaces the job (a fit already cached is not
+      // computed again: its job goes straight to the run)
+      const { model, settings: s } = this;
+      this.timer.current.newFit = !model.hasFit(s.sigma, s.c);
+      if (runOnly) this.timer.current.newRun = !model.hasRun(s.sigma, s.c, s.n_components);
+      this.fitJob = this.kernelSteps(s.sigma, s.c);
       this.pumpAfterPaint();
+    }
+
+    /** What the numbers box waits for: a new kernel (every row) or a new run (the rows of q). */
+    pendingFlags() {
+      return { pending: this.heavyPending && !this.runOnly, pendingRun: this.heavyPending && this.runOnly };
     }
 
     reset() {

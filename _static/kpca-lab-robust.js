@@ -141,6 +141,7 @@
       const status = done ? (split.converged ? "converged in " + split.nIter + " sweeps" : "stopped at " + split.nIter + " sweeps, not converged")
         : "sweep " + split.nIter + " …";
       numbers.setAttribute("aria-busy", String(!done)); // read out once, when the sweeps end
+      numbers.classList.remove("kpca-lab-pending");
       numbers.replaceChildren(
         el("div", { text: "λ = " + C.formatNumber(settings.lam_factor, 3) + "/√" + n + ": " + status }),
         el("div", { class: "kpca-lab-small", text: residuals }),
@@ -170,6 +171,8 @@
 
     const runner = C.progressive({
       start, step: (split) => split.step(), drawEvery: 50, // 20 drawings a second while the sweeps run
+      // a move: the numbers shown are the old setting's until the new one's first drawing (dimmed)
+      pending: () => { numbers.classList.add("kpca-lab-pending"); numbers.setAttribute("aria-busy", "true"); },
       draw: (split, done) => {
         const result = split.result();
         shown = { split, result, done, comparison: R.compare(problem, result, payload.flag) };

@@ -178,6 +178,7 @@
         ? (fit.converged ? "converged in " + fit.nIter + " sweeps" : "stopped at " + fit.nIter + " sweeps, not converged")
         : "sweep " + fit.nIter + " …";
       numbers.setAttribute("aria-busy", String(!done)); // read out once, when the sweeps end
+      numbers.classList.remove("kpca-lab-pending");
       numbers.replaceChildren(
         el("div", { text: "α = " + C.formatNumber(fit.alpha, 3) + ", q = " + fit.q + ": " + status }),
         el("div", { class: "kpca-lab-kernel", text: "reconstruction R² = " + result.r2.toFixed(3) }),
@@ -198,6 +199,8 @@
       start: () => new M.Fit(data, settings.alpha, settings.n_components, payload.max_iter, payload.tol),
       step: (fit) => fit.step(),
       draw: (fit, done) => { shown = { fit, result: fit.result(), done }; draw(done); },
+      // a move: the numbers shown are the old setting's until the new one's first drawing (dimmed)
+      pending: () => { numbers.classList.add("kpca-lab-pending"); numbers.setAttribute("aria-busy", "true"); },
     });
 
     function set(changes, control) {

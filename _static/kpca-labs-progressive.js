@@ -2,10 +2,10 @@
  * slices of a few milliseconds, drawn once per animation frame as they come
  * (appendix A's sparse PCA lab and appendix B's robust PCA lab).
  *
- * A move of a control starts a new job: the first slice runs in the input
- * handler and is drawn at once, so the reader sees the page answer in the
- * next frame; the remaining slices run in tasks of up to `budget` ms one
- * after another (a MessageChannel has no minimum delay, unlike setTimeout),
+ * A move of a control starts a new job in a task after the frame that
+ * paints the control's new value (moves that come meanwhile merged into it),
+ * drawn at the next animation frame; the slices run in tasks of up to
+ * `budget` ms one after another (a MessageChannel has no minimum delay, unlike setTimeout),
  * each ending before the next frame is due (FrameClock), and between two of
  * them the browser handles input and paints. A newer
  * move simply replaces the job. Part of window.kpcaLabCore.
@@ -85,10 +85,22 @@
 
   /**
    * opts: start() -> job (the work of the current settings), step(job) ->
-   * true while sweeps are left, draw(job, done), budget (ms per slice,
-   * default 8), drawEvery (ms between two drawings of unfinished sweeps,
-   * default 0: every frame; drawing costs time the sweeps could use).
+   * true while sweeps are left, draw(job, done), pending() (optional: the
+   * numbers shown are the old setting's from now on, e.g. dimmed; the next
+   * draw() clears it), budget (ms per slice, default 8), drawEvery (ms
+   * between two drawings of unfinished sweeps, default 0: every frame;
+   * drawing costs time the sweeps could use).
    * Returns {move(control), whenIdle(), timings, job()}.
+   *
+   * No move computes in its input event: move() notes the move (its timer
+   * record), calls pending() and asks for a task after the frame that paints
+   * the control's new value; that task starts the job of the settings as they
+   * are then (moves that came meanwhile, a drag's, merged into it) and runs
+   * its first slice up to the frame clock's deadline; its first drawing comes
+   * at the next animation frame (every merged move's firstDrawMs). A newer
+   * move replaces the job. (In the input handler, the first slice of 8 ms and
+   * a drawing made the frame of each input of a drag miss its time: appendix
+   * B's lab drew frames 66-117 ms apart.)
    */
   function progressive(opts) {
     const C = window.kpcaLabCore, budget = opts.budget || 8, drawEvery = opts.drawEvery || 0;
@@ -96,6 +108,9 @@
     const channel = new MessageChannel();
     const clock = new FrameClock();
     let job = null, pending = false, pumping = false, drawRequested = false, lastDraw = 0;
+    let startOwed = false; // a move waits for its job to start (in the next task)
+    let firstDrawOwed = false; // a new job waits for its first drawing (at the next frame)
+    const waitingMoves = []; // the timer records of the moves the next first drawing answers
 
     function slice(deadline) {
       if (pending) pending = clock.run(deadline, () => opts.step(job));
@@ -105,39 +120,52 @@
       while (waiters.length) waiters.shift()();
     }
     function requestDraw() {
-      if (drawRequested || (pending && performance.now() - lastDraw < drawEvery)) return;
+      if (drawRequested || (pending && !firstDrawOwed && performance.now() - lastDraw < drawEvery)) return;
       drawRequested = true;
       requestAnimationFrame((time) => {
         clock.note(time);
         drawRequested = false;
+        if (startOwed) return; // a newer move's job has not started: nothing of it to draw yet
         lastDraw = performance.now();
         opts.draw(job, !pending);
-        if (!pending) settle();
+        if (firstDrawOwed) {
+          firstDrawOwed = false;
+          const now = performance.now();
+          for (const record of waitingMoves) if (!("firstDrawMs" in record)) record.firstDrawMs = now - record.start;
+          waitingMoves.length = 0;
+        }
+        if (!pending && !startOwed) settle();
       });
     }
     channel.port1.onmessage = () => {
       const deadline = clock.deadline(budget);
       if (deadline === null) return clock.afterFrame(() => channel.port2.postMessage(null));
-      slice(deadline);
+      if (startOwed) {
+        // the job of the settings as they are now (the last of the moves merged)
+        startOwed = false;
+        job = opts.start();
+        pending = true;
+        firstDrawOwed = true;
+        timer.mark("preparedMs");
+        if (performance.now() < deadline) slice(deadline); // (a new problem's SVDs may take the slice)
+      } else {
+        slice(deadline);
+      }
       requestDraw();
       if (pending) channel.port2.postMessage(null);
       else pumping = false;
     };
 
     function move(control) {
-      timer.start(control || "set");
-      job = opts.start();
-      pending = true;
-      slice(performance.now() + budget); // in the input handler: drawn in the next frame
-      timer.mark("preparedMs");
-      opts.draw(job, !pending);
-      lastDraw = performance.now();
-      timer.mark("firstDrawMs");
-      if (!pending) settle();
-      else if (!pumping) {
-        pumping = true;
-        channel.port2.postMessage(null);
-      }
+      waitingMoves.push(timer.start(control || "set"));
+      pending = true; // (whenIdle waits for the new job)
+      if (job && opts.pending) opts.pending();
+      if (startOwed) return; // merged: the task on its way starts the job of the last setting
+      startOwed = true;
+      // the job starts in a task after the frame that paints the control's new value
+      if (pumping) return; // (the running tasks take it)
+      pumping = true;
+      clock.afterFrame(() => channel.port2.postMessage(null));
     }
 
     return {
@@ -145,7 +173,7 @@
       job: () => job,
       /** Resolves when every sweep of the current settings is computed and drawn. */
       whenIdle: () => new Promise((resolve) => {
-        if (!pending && !drawRequested) resolve();
+        if (!pending && !drawRequested && !startOwed) resolve();
         else waiters.push(resolve);
       }),
     };
