@@ -60,7 +60,8 @@ def start_kernel_with_retries(start):
 # (The order of a profile of the whole suite, --durations=60, 2026-11-28; the chapter 5 lab's
 # drags (75 s at load 10), the estimator checks, the labs' node tests and the grading guard
 # (30-50 s each) added from a second profile: collected last, they ran last, and one of them
-# alone at the end is one worker's time with the other idle.)
+# alone at the end is one worker's time with the other idle; the appendices' lab drags and the
+# stuck-cell grading (about 45 s each, alone) likewise.)
 LONGEST_FIRST = (
     "tests/test_book_in_browser.py",
     "tests/test_book_without_solutions.py",
@@ -74,6 +75,8 @@ LONGEST_FIRST = (
     "tests/test_packaging.py",
     "tests/test_grading_speed.py",
     "tests/test_denoising_lab_drags.py",
+    "tests/test_appendix_lab_drags.py",
+    "tests/test_grading_stuck.py",
     "tests/test_grading_course_runs.py",
     "tests/test_grading_course.py",
     "tests/test_explorers_browser.py",
