@@ -57,7 +57,11 @@ def start_kernel_with_retries(start):
 # first keeps both busy to the end: the two builds at once (one per worker), the browser
 # modules that share the build and its page visits (tests/page_visits.py), then the other
 # long files; every other file follows in the order collected. Only the order changes.
-# (The order of a profile of the whole suite, --durations=60, 2026-11-28.)
+# (The order of a profile of the whole suite, --durations=60, 2026-11-28; the chapter 5 lab's
+# drags (75 s at load 10), the estimator checks, the labs' node tests and the grading guard
+# (30-50 s each) added from a second profile: collected last, they ran last, and one of them
+# alone at the end is one worker's time with the other idle; the appendices' lab drags and the
+# stuck-cell grading (about 45 s each, alone) likewise.)
 LONGEST_FIRST = (
     "tests/test_book_in_browser.py",
     "tests/test_book_without_solutions.py",
@@ -70,6 +74,9 @@ LONGEST_FIRST = (
     "tests/test_self_check.py",
     "tests/test_packaging.py",
     "tests/test_grading_speed.py",
+    "tests/test_denoising_lab_drags.py",
+    "tests/test_appendix_lab_drags.py",
+    "tests/test_grading_stuck.py",
     "tests/test_grading_course_runs.py",
     "tests/test_grading_course.py",
     "tests/test_explorers_browser.py",
@@ -79,6 +86,9 @@ LONGEST_FIRST = (
     "tests/test_kwok_tsang.py",
     "tests/test_coursework.py",
     "tests/test_dask.py",
+    "tests/test_estimator_checks.py",
+    "tests/test_labs_numerics.py",
+    "tests/test_grading_guard.py",
 )
 
 

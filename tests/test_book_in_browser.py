@@ -95,6 +95,9 @@ def shared_build(tmp_path_factory, name, environment=None):
     return out / "_build" / "html"
 
 
+BUILD_TIMEOUT = 1800  # seconds
+
+
 def build_book(out, checkout=ROOT, environment=None):
     """Build a checkout's book from its committed notebooks (execution off) into out, with
     environment variables added (e.g. KPCA_REMOVE_SOLUTIONS); the path of its HTML."""
@@ -111,7 +114,9 @@ def build_book(out, checkout=ROOT, environment=None):
     jupyter_book = Path(sys.executable).parent / "jupyter-book"
     command = [str(jupyter_book), "build", str(checkout), "--path-output", str(out),
                "--config", str(config_path), "-W", "--keep-going"]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=600,
+    # a build takes 30-40 s on a quiet 2-core machine, and ran past 600 s once with both books
+    # building at a load of ~20: the limit only stops a build that hangs, never a slow one
+    result = subprocess.run(command, capture_output=True, text=True, timeout=BUILD_TIMEOUT,
                             env={**os.environ, **(environment or {})})
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     return out / "_build" / "html"

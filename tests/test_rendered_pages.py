@@ -225,39 +225,64 @@ SOLUTION_STATE = """(id) => {
 }"""
 
 
+# the clicks of test_the_link_in_a_solution_title_opens_the_solution, per page and width: one
+# load of a page serves both widths, 1280 px first (the context's own width: the page as a
+# load of its own gave it) and then 390 px, after the two clicks at 1280 px have closed the
+# solution again (each width's facts are read before, between and after its own two clicks)
+SOLUTION_CLICK_WIDTHS = ("1280px", "390px")
+_solution_clicks = {}
+
+
+def solution_clicks(name, width, server, browser_context):
+    """What a click, and a second one, on the first "Exercise N.M" link of a solution's title
+    did at ``width``; None if the page has no solution."""
+    if name not in _solution_clicks:
+        page, problems = open_page(browser_context, server + name)
+        facts = {}
+        for each_width in SOLUTION_CLICK_WIDTHS:
+            page.set_viewport_size(WIDTHS[each_width])
+            links = page.locator(".solution.toggle > .admonition-title a.reference")
+            if links.count() == 0:
+                facts[each_width] = None
+                continue
+            link = links.first
+            solution_id = link.evaluate("a => a.closest('.solution').id")
+            link.scroll_into_view_if_needed()
+            # drawn as the title's own text (a link that does not go must not look like one), and
+            # out of the Tab order, where the title's toggle button is
+            looks = link.evaluate("""a => { const t = a.closest('.admonition-title'), s = getComputedStyle(a);
+              return {same: s.color === getComputedStyle(t).color, line: s.textDecorationLine,
+                      tab: a.tabIndex}; }""")
+            before = page.evaluate(SOLUTION_STATE, solution_id)
+            link.click()
+            page.wait_for_timeout(300)
+            opened = page.evaluate(SOLUTION_STATE, solution_id)
+            link.click()
+            page.wait_for_timeout(300)
+            closed = page.evaluate(SOLUTION_STATE, solution_id)
+            facts[each_width] = {"looks": looks, "before": before, "opened": opened, "closed": closed,
+                                 "problems": list(problems)}
+        page.close()
+        _solution_clicks[name] = facts
+    return _solution_clicks[name][width]
+
+
 @pytest.mark.parametrize("width", WIDTHS, ids=str)
 @pytest.mark.parametrize("name", EXERCISE_PAGES, ids=page_id)
 def test_the_link_in_a_solution_title_opens_the_solution(name, width, server, browser_context):
     """"Solution to Exercise N.M": a click on the link "Exercise N.M" opens the solution (and
-    a second click closes it), as a click on the rest of the title does; the page stays."""
-    page, problems = open_page(browser_context, server + name)
-    page.set_viewport_size(WIDTHS[width])
-    links = page.locator(".solution.toggle > .admonition-title a.reference")
-    if links.count() == 0:
-        page.close()
+    a second click closes it), as a click on the rest of the title does; the page stays.
+    (One load of the page for both widths: solution_clicks.)"""
+    clicks = solution_clicks(name, width, server, browser_context)
+    if clicks is None:
         pytest.skip(f"{name} has no solution")
-    link = links.first
-    solution_id = link.evaluate("a => a.closest('.solution').id")
-    link.scroll_into_view_if_needed()
-    # drawn as the title's own text (a link that does not go must not look like one), and
-    # out of the Tab order, where the title's toggle button is
-    looks = link.evaluate("""a => { const t = a.closest('.admonition-title'), s = getComputedStyle(a);
-      return {same: s.color === getComputedStyle(t).color, line: s.textDecorationLine,
-              tab: a.tabIndex}; }""")
-    before = page.evaluate(SOLUTION_STATE, solution_id)
-    link.click()
-    page.wait_for_timeout(300)
-    opened = page.evaluate(SOLUTION_STATE, solution_id)
-    link.click()
-    page.wait_for_timeout(300)
-    closed = page.evaluate(SOLUTION_STATE, solution_id)
-    page.close()
+    before, opened, closed, looks = clicks["before"], clicks["opened"], clicks["closed"], clicks["looks"]
     print(f"\n{name} at {width}: before {before}, after a click {opened}, after two {closed}")
     assert before["hidden"] and not opened["hidden"] and closed["hidden"]
     assert looks == {"same": True, "line": "none", "tab": -1}, looks
     # no jump to the exercise: the solution's title stays where it was
     assert abs(opened["top"] - before["top"]) < 5 and not opened["hash"]
-    assert not problems, problems
+    assert not clicks["problems"], clicks["problems"]
 
 
 FOCUS = """() => {
@@ -275,15 +300,17 @@ def test_a_keyboard_reader_reaches_every_lab_from_the_first_tab_stops(name, serv
                                                                       browser_context, page_visits):
     """A skip link per lab among the first Tab stops of the page: Enter on it, then Tab,
     puts the focus on the lab's first control (instead of 100 to 190 Tab stops). A page
-    without a lab (its LABS in the run's one visit of it at 1280 px) is not loaded again."""
+    without a lab (its LABS in the run's one visit of it at 1280 px) is not loaded again;
+    a page with labs is loaded once per lab (it was loaded once more, to count its labs)."""
     if not page_visits(name, "1280px")["labs"]:
         pytest.skip(f"{name} has no lab")
     page, problems = open_page(browser_context, server + name)
     labs = page.evaluate(LABS)
     reached = {}
     for index, lab in enumerate(labs):
-        page.goto(server + name, wait_until="load")
-        page.wait_for_timeout(200)
+        if index:  # the first lab from the page as opened (no key pressed yet), the others from a new load
+            page.goto(server + name, wait_until="load")
+            page.wait_for_timeout(200)
         tabs, focus = 0, None
         while tabs < MAX_TABS_TO_A_SKIP_LINK + index:
             page.keyboard.press("Tab")
