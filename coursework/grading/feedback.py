@@ -176,8 +176,8 @@ def feedback_markdown(student, chapter, verdict, reference, score, places=None, 
         lines += [f"- {_for_student(reason, places)}" for reason in extra]
     if book:  # the book's own cells are not the student's work: never listed as cells they wrote
         lines += ["", "## The book's cells (no points lost)", "",
-                  "These cells of the book, unchanged from your handout, did not finish (one that runs your "
-                  "code is slowed by it):", ""]
+                  "These cells are the book's, unchanged from your handout, and they failed: not your code, "
+                  "but they may run your functions or use what your cells define:", ""]
         lines += [f"- {_for_student(reason, places)}" for reason in book]
     if verdict.remarks:  # a correct answer that also printed or warned: passed, and the student should know
         lines += ["", "## Notes on your output (no points lost)", ""]
