@@ -28,6 +28,10 @@ def _parser():
     )
     make.add_argument("source", help="a notebook or a folder of notebooks, e.g. chapters/")
     make.add_argument("destination", help="the folder to write to, e.g. student_notebooks/")
+    make.add_argument("--book", metavar="DIR",
+                      help="the book's folder (it holds references.bib and chapters/), for the citations and the "
+                           "references to other chapters of a chapter copied alone (default: the chapters' folder "
+                           "or the one above it, else the repository this package comes from)")
     check = commands.add_parser(
         "check", help="list each chapter's exercises, their hidden checks and their points",
         description="One line per exercise: a code exercise graded, with how many hidden checks, and its "
@@ -261,7 +265,7 @@ def main(argv=None):
         if args.command == "make-student":
             from .authoring.student import make_student
 
-            for target, n_graded, n_solutions in make_student(args.source, args.destination):
+            for target, n_graded, n_solutions in make_student(args.source, args.destination, book=args.book):
                 print(f"wrote {target}  ({n_graded} graded cells of {n_solutions} solution cells)")
             return 0
         if args.command == "self-check":

@@ -129,11 +129,11 @@ def test_an_error_in_a_scratch_cell_fails_the_notebook_and_costs_no_point(course
     done = solved(student, chapter)
     done.cells.insert(3, new_code_cell("prnt(1)"))
     plan = build_run_notebook(done, reference)
-    scratch = next(i for i, role in enumerate(plan.roles) if role.kind == "student" and role.cell == 1)
+    scratch = next(i for i, role in enumerate(plan.roles) if role.kind == "student" and role.cell == 0)
     verdict = verdict_of(plan, reference, [(scratch, "Cell execution caused an exception")])
     assert not verdict.passed
     assert score(verdict, reference).earned == 5
-    assert notes(verdict) == ["Cell 1: raised NameError: name 'prnt' is not defined"]
+    assert notes(verdict) == ["Cell 0: raised NameError: name 'prnt' is not defined"]
 
 
 def test_a_deleted_graded_cell_earns_nothing_for_its_exercise(course):
@@ -222,7 +222,7 @@ def test_feedback_names_the_book_exercise_and_the_cell_and_never_a_hidden_expect
     done.cells.insert(3, new_code_cell("prnt(1)"))
     plan = build_run_notebook(done, reference)
     visible, hidden = role_index(plan, "graded", "syn-ex1"), role_index(plan, "hidden", "syn-ex1")
-    scratch = next(i for i, role in enumerate(plan.roles) if role.kind == "student" and role.cell == 1)
+    scratch = next(i for i, role in enumerate(plan.roles) if role.kind == "student" and role.cell == 0)
     differs = "Notebook cell execution failed\nCell outputs differ"
     # the student's function printed the planted value in the hidden check: still never shown
     verdict = verdict_of(plan, reference, [(visible, differs), (hidden, differs),
@@ -236,7 +236,7 @@ def test_feedback_names_the_book_exercise_and_the_cell_and_never_a_hidden_expect
            "check's own" in text and "extra output" not in text
     assert "[42]" in text and "[63]" in text  # the visible check: expected (shown in the handout) and actual
     assert "Cell " not in text
-    assert 'the second code cell under "Pen and paper": raised NameError' in text
+    assert 'the first code cell under "Pen and paper": raised NameError' in text
     assert "Exercise 7.1" in text  # the derivation, graded by hand
 
 

@@ -29,7 +29,7 @@ from coursework.grading.submissions import (MAX_DEPTH, SubmissionProblem, claime
                                            read_submission, reference_name)
 from coursework.grading.reference import Reference, extract_reference
 from coursework.grading.report import csv_cell, shown_name, student_of, write_report
-from coursework.grading.results import Verdict, exception_kind, exception_text, interpret
+from coursework.grading.results import BOOK_CELL as BOOK, Verdict, exception_kind, exception_text, interpret
 from coursework.isolation.sandbox import LIBRARY_MOUNT, Isolation, bwrap_arguments, kernel_environment
 from coursework_notebooks import graded_chapter, hidden_answer, make_deep_folders, remove_deep_folders, solved, stubs, with_sources
 
@@ -72,7 +72,7 @@ def test_only_graded_cells_and_hidden_checks_are_compared_whatever_the_markers(c
     plan = build_run_notebook(hostile(student), reference)
     assert plan.problems == []
     kinds = [role.kind for role in plan.roles]
-    assert kinds == ["setup", "student", "graded", "hidden", "graded"]
+    assert kinds == ["setup", "book", "graded", "hidden", "graded"]  # the set-up cell is the book's, unchanged
     for cell, role in zip(plan.notebook.cells, plan.roles):
         assert cell.cell_type == "code"
         if role.kind in ("graded", "hidden"):
@@ -93,7 +93,7 @@ def test_graded_cells_get_the_reference_outputs_and_hidden_checks_follow_them(ch
     plan = build_run_notebook(answer, reference)
     cells, roles = plan.notebook.cells, plan.roles
     assert [(role.kind, role.exercise, role.cell) for role in roles] == [
-        ("setup", None, None), ("student", None, 0), ("graded", "syn-ex2", 1), ("student", None, 2),
+        ("setup", None, None), ("book", None, 0), ("graded", "syn-ex2", 1), ("student", None, 2),
         ("graded", "syn-ex1", 3), ("hidden", "syn-ex1", 3)]
     assert cells[2].outputs == [new_output("stream", name="stdout", text="22\n")]
     assert cells[4].outputs == [new_output("stream", name="stdout", text="[42]\n")]
@@ -114,7 +114,7 @@ def test_deleted_and_duplicated_graded_cells_are_named(chapter):
                     "(a copied cell keeps its exercise label)"),
         ("syn-ex2", "graded cell of syn-ex2 deleted"),
     ]
-    assert [role.kind for role in plan.roles] == ["setup", "student", "student", "student"]
+    assert [role.kind for role in plan.roles] == ["setup", "book", "student", "student"]
 
 
 @pytest.mark.parametrize("entry", ["x", ["syn-ex1"], {"exercise": 3, "part": 0}, {"exercise": "syn-ex1"},
@@ -207,7 +207,7 @@ def test_failures_are_named_in_the_students_numbering(chapter):
     outcomes = {0: ("passed", "", False), 1: ("failed", "Cell execution caused an exception", False),
                 2: ("failed", "Cell outputs differ", True), 3: ("skipped", "", True), 4: ("passed", "", True)}
     verdict = interpret(plan, records(plan, outcomes), Limits(), reference)
-    assert verdict.reasons == ["Cell 0: raised NameError: name 'x' is not defined",
+    assert verdict.reasons == [f"Cell 0 ({BOOK}): raised NameError: name 'x' is not defined",
                                "Cell 1 (exercise syn-ex1): output differs from the reference",
                                "hidden check 1 of syn-ex1: was skipped"]
     assert verdict.exercises["syn-ex2"] == []
@@ -219,16 +219,17 @@ def test_a_run_stopped_early_says_why(chapter):
     first = {0: ("passed", "", False)}
     timeout = records(plan, first, {"event": "start", "cell": 1}, {"event": "timeout", "cell": 1}, finished=False)
     verdict = interpret(plan, timeout, Limits(timeout=7), reference)
-    assert verdict.reasons == ["timed out after 7 s (in Cell 0)"]
-    assert verdict.exercises["syn-ex1"] == ["Cell 1 (exercise syn-ex1): not reached, timed out after 7 s (in Cell 0)",
-                                            "hidden check 1 of syn-ex1: not reached, timed out after 7 s (in Cell 0)"]
+    assert verdict.reasons == [f"timed out after 7 s (in Cell 0 ({BOOK}))"]
+    assert verdict.exercises["syn-ex1"] == [
+        f"Cell 1 (exercise syn-ex1): not reached, timed out after 7 s (in Cell 0 ({BOOK}))",
+        f"hidden check 1 of syn-ex1: not reached, timed out after 7 s (in Cell 0 ({BOOK}))"]
     capped = records(plan, first, {"event": "output-cap", "cell": 2}, finished=False)
     assert interpret(plan, capped, Limits(max_output=2**20), reference).reasons == [
         "output exceeds the cap of 1 MB (in Cell 1 (exercise syn-ex1))"]
     killed = records(plan, first, {"event": "start", "cell": 1}, finished=False)
     killed.returncode = -9
     assert interpret(plan, killed, Limits(), reference).reasons == [
-        "the grading run was killed (exit status -9) (in Cell 0)"]
+        f"the grading run was killed (exit status -9) (in Cell 0 ({BOOK}))"]
     broken = RunResult([], 1, "ImportError: no module named nbval\n", 0.5)
     assert interpret(plan, broken, Limits(), reference).reasons[-1] == (
         "pytest could not run it: ImportError: no module named nbval")
@@ -384,7 +385,8 @@ def test_from_the_first_hidden_check_on_a_failure_shows_a_builtin_exception_name
         assert not any(text in " ".join(verdict.reasons) for text in ["rng", "(5)", "seed", "size", "captured"])
     # before any hidden check has run, a student's own error is shown with its value
     run = records(plan, {1: ("failed", "caused an exception", False)})
-    assert interpret(plan, run, Limits(), reference).reasons[0] == "Cell 0: raised NameError: name 'x' is not defined"
+    assert interpret(plan, run, Limits(), reference).reasons[0] == \
+        f"Cell 0 ({BOOK}): raised NameError: name 'x' is not defined"
     with pytest.raises(TypeError, match="must be a string"):
         exception_kind(b"ValueError")
 

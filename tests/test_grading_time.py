@@ -172,5 +172,6 @@ def test_the_graders_own_timeout_is_graded_again_alone_then_an_error_never_a_zer
     assert "graded again alone at the end" in notes.getvalue()
     [outcome] = outcomes
     assert not outcome.ran and outcome.chapter == "07_syn.ipynb"  # the gradebook's status: error
-    assert outcome.verdict.reasons[0].startswith("timed out after 900 s (in Cell 0), and again when graded alone: "
+    assert outcome.verdict.reasons[0].startswith("timed out after 900 s (in Cell 0 (the book's cell, unchanged from the handout)), "
+                                                 "and again when graded alone: "
                                                  "the grader could not grade it (not the student's fault)")

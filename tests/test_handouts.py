@@ -222,3 +222,49 @@ def test_make_student_writes_a_read_only_copy_of_the_expected_outputs(handouts):
 def test_a_notebook_that_is_not_a_chapter_keeps_its_labels():
     nb = new_notebook(cells=[new_markdown_cell("```{exercise}\n:label: ex1\n\nDo it.\n```")])
     assert make_student_notebook(nb).cells[0].source == "**Exercise ex1**\n\nDo it."
+
+
+# ------------------------------------------------- a chapter copied alone (issue 39, third walkthrough, item 2)
+
+def _handout_text(folder):
+    nb = nbformat.read(folder / "01_pca.ipynb", as_version=4)
+    return "\n".join(cell.source for cell in nb.cells if cell.cell_type == "markdown")
+
+
+def test_a_chapter_copied_alone_still_gets_the_books_citations_and_exercise_numbers(tmp_path, capsys):
+    """The walkthrough copied chapter 1 into a folder of its own: its handout said "(aeberhard1992comparison)"
+    and "ch2-ex3", silently. The book's references.bib and chapters are found (here: the repository the
+    package comes from), and the numbers and authors are those of references.bib and chapter 2's exercises."""
+    import shutil
+
+    from coursework.authoring.myst_markdown import read_citations
+
+    (tmp_path / "ch1").mkdir()
+    shutil.copy(ROOT / "chapters" / "01_pca.ipynb", tmp_path / "ch1")
+    assert main(["make-student", str(tmp_path / "ch1"), str(tmp_path / "out")]) == 0
+    text = _handout_text(tmp_path / "out")
+    authors, year, _ = read_citations((ROOT / "references.bib").read_text())["aeberhard1992comparison"]
+    assert f"{authors}, {year}" in text and "aeberhard1992comparison" not in text
+    number = exercise_numbers(nbformat.read(ROOT / "chapters" / "02_gram_trick.ipynb", as_version=4),
+                              "02_gram_trick.ipynb")["ch2-ex3"]
+    assert f"Exercise {number}" in text and "ch2-ex3" not in text
+    assert "not resolved" not in capsys.readouterr().err
+
+
+def test_a_chapter_whose_book_cannot_be_found_warns_and_book_dir_resolves_it(tmp_path, monkeypatch):
+    import io
+    import shutil
+
+    from coursework.authoring import student
+
+    monkeypatch.setattr(student, "_PACKAGE_BOOK", tmp_path / "nowhere")  # an installed package: no book beside it
+    (tmp_path / "ch1").mkdir()
+    shutil.copy(ROOT / "chapters" / "01_pca.ipynb", tmp_path / "ch1")
+    notes = io.StringIO()
+    student.make_student(tmp_path / "ch1", tmp_path / "out", notes=notes)
+    warning = notes.getvalue()
+    assert "01_pca.ipynb: not resolved" in warning and "citations (aeberhard1992comparison," in warning, warning
+    assert "ch2-ex3" in warning.split(" label")[1] and "--book DIR" in warning, warning
+    notes = io.StringIO()
+    student.make_student(tmp_path / "ch1", tmp_path / "again", book=ROOT, notes=notes)
+    assert notes.getvalue() == "" and "ch2-ex3" not in _handout_text(tmp_path / "again")

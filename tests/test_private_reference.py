@@ -188,3 +188,19 @@ def test_execute_runs_a_notebook_in_place_with_its_live_widget_left_out(tmp_path
     printed = ["".join(output.get("text", "") for output in cell.outputs) for cell in done.cells
                if cell.cell_type == "code"]
     assert printed[1:] == ["[42]\n", hidden_answer(), "22\n"], printed  # 2 x 21, twice the hidden integers, 21 + 1
+
+
+def test_the_chapter_kernel_prints_no_tcp_warning_on_the_instructors_terminal(tmp_path, capfd):
+    """The third walkthrough saw ipykernel's "Kernel is running over TCP without encryption" at every
+    private-reference run: the chapters' kernels talk over Unix sockets in a private folder, and what a
+    cell prints still reaches the notebook."""
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    from coursework.authoring.private_run import execute_chapter
+
+    nb = new_notebook(cells=[new_code_cell("print(6 * 7)")],
+                      metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+    assert execute_chapter(nb, tmp_path, io.StringIO(), "private/07_syn.ipynb", timeout=120) == 1
+    assert nb.cells[0].outputs[0]["text"] == "42\n"
+    err = capfd.readouterr().err
+    assert "without encryption" not in err and "WARNING" not in err, err

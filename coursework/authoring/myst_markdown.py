@@ -71,6 +71,8 @@ class BookIndex:
     titles: dict = field(default_factory=dict)
     citations: dict = field(default_factory=dict)
     cited: list = field(default_factory=list)
+    # what a handout made with this index could not resolve (a citation key, a label), shown as typed
+    unresolved: set = field(default_factory=set)
 
 
 def _fenced(lines, start, fence):
@@ -154,6 +156,8 @@ def read_citations(bib_text):
 
 def _citation(key, book):
     found = book.citations.get(key) or book.citations.get(re.sub(r"^ch\w+?-", "", key))
+    if not found:
+        book.unresolved.add(f"citation {key}")
     return found or (key, "", "")
 
 
@@ -162,6 +166,8 @@ def _reference(name, text, book):
     explicit = _EXPLICIT.match(text)
     shown, target = (explicit["text"], explicit["target"]) if explicit else (None, text.strip())
     if name == "eq":
+        if target not in book.equations:
+            book.unresolved.add(f"equation {target}")
         return f"({book.equations.get(target, target)})"
     if name in ("ref", "numref") and target in book.exercises:
         number = book.exercises[target]
@@ -172,6 +178,8 @@ def _reference(name, text, book):
         return shown or book.sections[target][0]  # the section's title, as the book shows it
     if name == "doc":
         return shown or book.titles.get(target.rsplit("/", 1)[-1]) or _chapter_name(target)
+    if not shown:
+        book.unresolved.add(f"label {target}")
     return shown or target
 
 

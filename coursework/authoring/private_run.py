@@ -164,15 +164,38 @@ def _run_once(nb, folder, timeout, stall, client_class, cpu, kill):
         watch.stop()
 
 
+def _ipc_client_class(sockets):
+    """nbclient's NotebookClient whose kernel talks over Unix sockets in ``sockets`` (a private folder).
+
+    Over TCP, a recent ipykernel prints "Kernel is running over TCP without
+    encryption" on the instructor's terminal for every chapter; over Unix
+    sockets it has no such thing to say, no port is open to other users, and
+    the kernel's real errors still reach the terminal.
+    """
+    from jupyter_client.manager import KernelManager
+    from nbclient import NotebookClient
+
+    class Manager(KernelManager):
+        def __init__(self, **kwargs):
+            super().__init__(transport="ipc", ip=os.path.join(sockets, "kernel"), **kwargs)
+
+    def client(nb, **kwargs):
+        return NotebookClient(nb, kernel_manager_class=Manager, **kwargs)
+
+    return client
+
+
 def execute_chapter(nb, folder, stream, label, timeout=900, stall=120, client_class=None, cpu=None, kill=None):
     """Execute ``nb`` in place (working folder ``folder``), once more from a fresh kernel if it stalls.
 
     Returns the number of runs it took (1 or 2). Raises :class:`ChapterStalled`
     if the second run stalls too; an error raised by a cell propagates as nbclient raises it.
     """
-    from nbclient import NotebookClient
+    import shutil
+    import tempfile
 
-    client_class, cpu, kill = client_class or NotebookClient, cpu or cpu_seconds, kill or _kill
+    sockets = tempfile.mkdtemp(prefix="kpca-kernel-")  # private (0700): the kernel's sockets
+    client_class, cpu, kill = client_class or _ipc_client_class(sockets), cpu or cpu_seconds, kill or _kill
     pristine = copy.deepcopy(nb)
     sources = [cell.source for cell in nb.cells]
 
@@ -197,3 +220,4 @@ def execute_chapter(nb, folder, stream, label, timeout=900, stall=120, client_cl
     finally:
         for cell, source in zip(nb.cells, sources):
             cell.source = source
+        shutil.rmtree(sockets, ignore_errors=True)

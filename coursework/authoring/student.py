@@ -25,6 +25,7 @@ raise NotImplementedError
 """
 
 import copy
+import sys
 from pathlib import Path
 
 import nbformat
@@ -196,15 +197,47 @@ def notebooks_in(path, argument):
     return found
 
 
-def _bibliography(root):
-    """The book's references.bib: in the chapters' folder or the one above it (None if neither)."""
+# the repository this package was installed from (an editable install, a checkout): the book itself
+_PACKAGE_BOOK = Path(__file__).resolve().parents[2]
+
+
+def _book_sources(root, book):
+    """The book's references.bib and its folder of chapters, for what a handout cites and refers to.
+
+    Looked for in the chapters' folder and the one above it (a checkout's
+    ``chapters/``), else in ``book`` (``--book``), else in the repository this
+    package comes from; (None, None) if none of them holds a references.bib.
+    """
     for folder in (root, root.parent):
         if (folder / "references.bib").is_file():
-            return folder / "references.bib"
-    return None
+            return folder / "references.bib", folder / "chapters" if (folder / "chapters").is_dir() else root
+    for folder in (book, _PACKAGE_BOOK):
+        if folder is not None and (Path(folder) / "references.bib").is_file():
+            folder = Path(folder)
+            return folder / "references.bib", folder / "chapters" if (folder / "chapters").is_dir() else folder
+    return None, None
 
 
-def make_student(source, destination):
+def _unresolved_warning(name, unresolved):
+    """The warning for a handout with references it could not resolve (None if there are none).
+
+    >>> print(_unresolved_warning("01_pca.ipynb", {"citation a", "citation b", "label ch2-ex3"}))
+    WARNING: 01_pca.ipynb: not resolved, shown as typed in the handout: 2 citations (a, b), 1 label (ch2-ex3); \
+give the book's folder (the one that holds references.bib and chapters/) with --book DIR
+    """
+    if not unresolved:
+        return None
+    kinds = {}
+    for item in sorted(unresolved):
+        kind, _, key = item.partition(" ")
+        kinds.setdefault(kind, []).append(key)
+    shown = ", ".join(f"{len(keys)} {kind}{'s' if len(keys) > 1 else ''} ({', '.join(keys[:4])}"
+                      + (", ..." if len(keys) > 4 else "") + ")" for kind, keys in kinds.items())
+    return (f"WARNING: {name}: not resolved, shown as typed in the handout: {shown}; give the book's folder "
+            "(the one that holds references.bib and chapters/) with --book DIR")
+
+
+def make_student(source, destination, book=None, notes=None):  # long: read, resolve, write, warn
     """Write the student version of every notebook of ``source`` into ``destination``.
 
     References across chapters are resolved with every notebook of
@@ -220,6 +253,13 @@ def make_student(source, destination):
         A notebook, or a folder of notebooks (searched recursively).
     destination : str or Path
         The folder to write to (created if needed), keeping the file names.
+    book : str or Path, optional
+        The book's folder (its ``references.bib`` and ``chapters/``), for a
+        chapter copied alone elsewhere; by default the chapters' folder or the
+        one above it, else the repository this package comes from.
+    notes : file, optional
+        Where to warn about citations and references left unresolved (shown
+        as typed in the handout); default: standard error.
 
     Returns
     -------
@@ -241,7 +281,14 @@ def make_student(source, destination):
             chapters.setdefault(path, nbformat.read(path, as_version=4))
         except Exception:  # noqa: BLE001 -- a sibling that is not a chapter is no reference
             continue
-    bib = _bibliography(root)
+    bib, chapters_folder = _book_sources(root, Path(book) if book is not None else None)
+    known = {path.name for path in chapters}
+    for path in sorted(Path(chapters_folder).glob("*.ipynb")) if chapters_folder is not None else ():
+        if path.name not in known:  # the book's other chapters, for a chapter copied alone
+            try:
+                chapters[path] = nbformat.read(path, as_version=4)
+            except Exception:  # noqa: BLE001 -- a file that is not a chapter is no reference
+                continue
     written = []
     for notebook in notebooks:
         target = destination / notebook.relative_to(root)
@@ -249,8 +296,11 @@ def make_student(source, destination):
         if not has_exercises(chapter):  # an evidence section: a page to read, not a handout
             continue
         others = [(nb, path.name) for path, nb in chapters.items() if path != notebook]
-        book = book_index(chapter, notebook.name, others, bib)
-        student = make_student_notebook(chapter, name=notebook.name, book=book)
+        index = book_index(chapter, notebook.name, others, bib)
+        student = make_student_notebook(chapter, name=notebook.name, book=index)
+        warning = _unresolved_warning(notebook.name, index.unresolved)
+        if warning:
+            print(warning, file=notes or sys.stderr)
         target.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(student, target)
         write_expected(student, destination / ".expected", notebook.name)

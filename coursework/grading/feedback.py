@@ -25,6 +25,7 @@ a scratch cell) come last, as notes that cost no point.
 
 import re
 
+from .results import BOOK_CELL
 from .scores import earns, notes
 
 __all__ = ["feedback_markdown", "written_part_line", "written_answers_line"]
@@ -166,12 +167,18 @@ def feedback_markdown(student, chapter, verdict, reference, score, places=None, 
         return "\n".join(lines) + "\n"
     for label, points in score.exercises.items():
         lines += _exercise_section(label, reference, verdict, points, places, marks)
-    extra = notes(verdict)
+    extra = [reason for reason in notes(verdict) if BOOK_CELL not in reason]
+    book = [reason for reason in notes(verdict) if BOOK_CELL in reason]
     if extra:
         lines += ["## Notes on the notebook (no points lost)", "",
                   "The grader runs every cell you wrote or changed; these cells failed. Fix them so that the "
                   "notebook runs from top to bottom:", ""]
         lines += [f"- {_for_student(reason, places)}" for reason in extra]
+    if book:  # the book's own cells are not the student's work: never listed as cells they wrote
+        lines += ["", "## The book's cells (no points lost)", "",
+                  "These cells are the book's, unchanged from your handout, and they failed: not your code, "
+                  "but they may run your functions or use what your cells define:", ""]
+        lines += [f"- {_for_student(reason, places)}" for reason in book]
     if verdict.remarks:  # a correct answer that also printed or warned: passed, and the student should know
         lines += ["", "## Notes on your output (no points lost)", ""]
         for remark in verdict.remarks:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from .nbval_markers import strip_nbval_markers
 
-__all__ = ["needed_cells"]
+__all__ = ["needed_cells", "normal_source"]
 
 
 # calls that change what later cells print or compute, wherever they are made (a cell that makes one is run)
@@ -264,7 +264,8 @@ class _Names:
     state: bool
 
 
-def _normal(source):
+def normal_source(source):
+    """A cell's code as compared with the book's: nbval markers and trailing blanks left out."""
     return "\n".join(line.rstrip() for line in strip_nbval_markers(source).strip().split("\n"))
 
 
@@ -303,7 +304,7 @@ def needed_cells(sources, kept, book_sources):
     >>> sorted(needed_cells(book + ["print(rng.normal())"], {5}, book))
     [3, 4, 5]
     """
-    book = {_normal(source) for source in book_sources}
+    book = {normal_source(source) for source in book_sources}
     names = [_names(source) for source in sources]
     # calls on a module (np.mean) change nothing: only the global-state calls do, and those cells are run
     modules = {module for found in names if found is not None for module in found.modules}
@@ -312,7 +313,7 @@ def needed_cells(sources, kept, book_sources):
         found = names[number]
         if found is None:  # what it reads cannot be told: it and every cell before it are run
             return needed | set(range(number + 1))
-        run = number in kept or _normal(sources[number]) not in book or found.state \
+        run = number in kept or normal_source(sources[number]) not in book or found.state \
             or (found.binds | (found.changes - modules)) & reads
         if run:
             needed.add(number)

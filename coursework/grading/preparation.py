@@ -31,7 +31,7 @@ from ..authoring.exercises import CHECK_MARKER, METADATA_KEY
 from ..isolation.kernel_launcher import KERNEL_NAME
 from .nbval_markers import strip_nbval_markers
 from .module_guard import modules_to_import
-from .needed_cells import needed_cells
+from .needed_cells import needed_cells, normal_source
 from .submissions import SubmissionProblem, short
 
 __all__ = ["Role", "RunPlan", "time_units", "UNITS_KEY", "needed_cells", "strip_nbval_markers", "build_run_notebook",
@@ -44,7 +44,9 @@ class Role:
     """What a code cell of the run notebook is.
 
     ``kind`` is ``"setup"`` (the grader's first cell), ``"student"`` (a cell
-    of the submission), ``"graded"`` (the submission's cell for a graded part
+    of the submission), ``"book"`` (a cell of the submission that is one of the
+    book's own, unchanged from the handout: its time is not the student's),
+    ``"graded"`` (the submission's cell for a graded part
     of an exercise) or ``"hidden"`` (hidden check ``number`` of ``exercise``).
     ``cell`` is the number of the submission's code cell (nbval's ``Cell N``
     in the student's own notebook).
@@ -210,6 +212,7 @@ def build_run_notebook(submission, reference, prune=False):
         else:
             owner[numbers[0]] = key
     needed = set(range(len(code_cells)))
+    book = {normal_source(source) for source in reference.book_sources}
     if prune:
         sources = [strip_nbval_markers(cell.source) + "".join(
             "\n" + check.source for check in (reference.hidden.get(owner[number], []) if number in owner else []))
@@ -231,7 +234,8 @@ def build_run_notebook(submission, reference, prune=False):
         else:
             cells.append(new_code_cell(source))
             claimed = keys[number]
-            roles.append(Role("student", claimed[0] if claimed else None, number))
+            unchanged = claimed is None and normal_source(cell.source) in book
+            roles.append(Role("book" if unchanged else "student", claimed[0] if claimed else None, number))
         for check in reference.hidden.get(key, []) if key else []:
             cells.append(_hidden_cell(check))
             roles.append(Role("hidden", check.exercise, number, check.number, part=key[1]))

@@ -61,10 +61,16 @@ class Verdict:
     # the grader's trouble, not the student's (the notebook's backstop, the grader's own setup cell):
     # the submission is graded again alone, and is an error if the trouble comes back
     trouble: str = None
+    # the option that gives the trouble more time (a book cell's is the per-cell limit)
+    option: str = "--timeout"
 
     @property
     def passed(self):
         return not self.reasons
+
+
+# how a cell of the submission that is the book's own, unchanged, is named (never "a cell you wrote")
+BOOK_CELL = "the book's cell, unchanged from the handout"
 
 
 def where(role, numbers=None):
@@ -75,9 +81,13 @@ def where(role, numbers=None):
     'Cell 22 (Exercise 1.3, ch1-ex3)'
     >>> where(Role("hidden", "ch1-ex3", 22, 1), {"ch1-ex3": "1.3"})
     'hidden check 1 of Exercise 1.3 (ch1-ex3)'
+    >>> where(Role("book", None, 21))
+    "Cell 21 (the book's cell, unchanged from the handout)"
     """
     if role.kind == "setup":
         return "the grader's setup cell"
+    if role.kind == "book":
+        return f"Cell {role.cell} ({BOOK_CELL})"
     number = (numbers or {}).get(role.exercise)
     if role.kind == "hidden":
         return f"hidden check {role.number} of " + (f"Exercise {number} ({role.exercise})" if number
@@ -251,6 +261,30 @@ def _time_reasons(plan, run, limits):
     return reasons
 
 
+def _book_timeout(plan, out_of_time, reference, limits):
+    """Why a book cell's timeout is the grader's trouble (the machine too busy?), or None.
+
+    A cell of the book, unchanged from the handout, is not the student's time:
+    when it runs out of its time the submission is graded again alone
+    (:mod:`coursework.grading.session`). Unless an exercise of the same run ran
+    out of its own time too: then the book cell may well be running the
+    student's slow code (a figure that calls their function), and the run
+    stands, the exercise's timeout costing its points as usual.
+    """
+    from .preparation import time_units
+
+    units = time_units(plan.roles)
+    if any(units[number].startswith("exercise ") and not reason.startswith("not run")
+           for number, reason in out_of_time.items() if units[number]):
+        return None
+    late = [number for number, reason in out_of_time.items()
+            if plan.roles[number].kind == "book" and not reason.startswith(("not run", STUCK))]
+    if not late:
+        return None
+    return (f"{where(plan.roles[late[0]], reference.numbers)}: timed out after {limits.exercise:g} s "
+            "(the book's code: its time is not the student's)")
+
+
 def interpret(plan, run, limits, reference):
     """The :class:`Verdict` of a submission from its plan and what its runner reported."""
     verdict = Verdict(exercises={label: [] for label in reference.exercises
@@ -306,6 +340,9 @@ def interpret(plan, run, limits, reference):
         verdict.reasons.append(stopped)
     if run.events("timeout"):  # the backstop: the exercises have their own limits, on the student's time
         verdict.trouble = stopped
+    elif _book_timeout(plan, out_of_time, reference, limits):
+        verdict.trouble = _book_timeout(plan, out_of_time, reference, limits)
+        verdict.option = "--exercise-timeout"
     elif plan.roles and plan.roles[0].kind == "setup" and (results.get(0) or {}).get("outcome", "passed") != "passed":
         verdict.trouble = "the grader's setup cell failed (its kernel did not start in time?)"
     _require_every_exercise(plan, results, verdict, reference)

@@ -273,7 +273,7 @@ def grade(submissions, reference, *, limits=Limits(), sandbox=False, jobs=1, rep
             if verdict.trouble:  # never the student's 0: an error, graded again by the instructor
                 verdict, ran = Verdict([f"{verdict.trouble}, and again when graded alone: the grader could not "
                                         "grade it (not the student's fault); grade it again later, or with a "
-                                        "larger --timeout"]), False
+                                        f"larger {verdict.option}"]), False
             used |= {record(path, verdict, chapter, ran, places, seconds)} - {None}
     for folder in found.too_deep:  # one line for the upload, the others were graded
         name = shown_name(folder.relative_to(base))
