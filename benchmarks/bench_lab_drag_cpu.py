@@ -20,7 +20,6 @@ Run: PYTHONPATH=. .venv/bin/python benchmarks/bench_lab_drag_cpu.py --html <book
 import argparse
 import collections
 import json
-import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -28,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from bench_lab_latency import lab_pages  # noqa: E402
+from bench_lab_latency import lab_pages, with_labs_of  # noqa: E402
 from busy import load  # noqa: E402
 from lab_latency import BASELINE, PROBE, _controls, _drag, _reset  # noqa: E402
 from test_book_in_browser import CHROMIUM, CHROMIUM_ARGS, local_server, sync_api  # noqa: E402
@@ -81,11 +80,7 @@ def main():
     with tempfile.TemporaryDirectory() as directory:
         html = args.html.resolve()
         if args.static:
-            copy = Path(directory) / "html"
-            shutil.copytree(html, copy)
-            for lab_file in args.static.glob("kpca-lab*"):
-                shutil.copy(lab_file, copy / "_static" / lab_file.name)
-            html = copy
+            html = with_labs_of(html, args.static, Path(directory) / "html")
         trace = Path(directory) / "trace.json"
         before, lines = load(), []
         with local_server(html) as url, sync_api.sync_playwright() as playwright:

@@ -61,6 +61,14 @@ from test_book_in_browser import (  # noqa: E402
 )
 
 
+def with_labs_of(html, static, copy):
+    """A copy of the built book ``html`` at ``copy`` whose labs' files are those of the folder ``static``."""
+    shutil.copytree(html, copy)
+    for lab_file in static.glob("kpca-lab*"):
+        shutil.copy(lab_file, copy / "_static" / lab_file.name)
+    return copy
+
+
 def lab_pages(html):
     """The pages of the built book that hold a lab computed in the browser."""
     return [name for name in book_pages(html) if 'class="kpca-lab ' in (html / name).read_text()]
@@ -117,11 +125,7 @@ def main():
     with tempfile.TemporaryDirectory() as directory:
         html = args.html.resolve() if args.html else build_book(Path(directory) / "book")
         if args.static:
-            copy = Path(directory) / "html"
-            shutil.copytree(html, copy)
-            for lab_file in args.static.glob("kpca-lab*"):
-                shutil.copy(lab_file, copy / "_static" / lab_file.name)
-            html = copy
+            html = with_labs_of(html, args.static, Path(directory) / "html")
         pages = args.pages or lab_pages(html)
         with busy(args.busy):
             before = load()

@@ -235,24 +235,33 @@ FRAME_LOG = """() => {
 }"""
 
 
+def mouse_drag(page, slider, moves=DRAG_MOVES, spacing_ms=DRAG_SPACING_MS):
+    """The mouse on the slider's thumb, moved in ``moves`` steps ``spacing_ms`` apart to its farther end.
+
+    As a reader's hand drags it: every step is a real mouse move, so the page
+    gets its input events at the browser's pace, not a burst of set values.
+    """
+    box = slider.bounding_box()
+    value, low, high = slider.evaluate("e => [Number(e.value), Number(e.min), Number(e.max)]")
+    inset = 8  # the thumb's half width: where the track starts and ends
+    at = lambda v: box["x"] + inset + (box["width"] - 2 * inset) * (v - low) / (high - low)
+    x0, x1, y = at(value), at(high if high - value >= value - low else low), box["y"] + box["height"] / 2
+    page.mouse.move(x0, y)
+    page.mouse.down()
+    for step in range(1, moves + 1):
+        page.mouse.move(x0 + (x1 - x0) * step / moves, y)
+        page.wait_for_timeout(spacing_ms)
+    page.mouse.up()
+
+
 def _drag(page, locator, lab_index, control_id):
     """A mouse drag of the range input's thumb to its farther end: {"moves", "fps", "max_gap", "ms"}."""
     locator.scroll_into_view_if_needed()
     page.evaluate(SETTLE, lab_index)
-    box = locator.bounding_box()
-    value, low, high = locator.evaluate("e => [Number(e.value), Number(e.min), Number(e.max)]")
-    inset = 8  # the thumb's half width: where the track starts and ends
-    at = lambda v: box["x"] + inset + (box["width"] - 2 * inset) * (v - low) / (high - low)
-    x0, x1, y = at(value), at(high if high - value >= value - low else low), box["y"] + box["height"] / 2
     page.evaluate("() => { window.kpcaLatency.records = []; window.kpcaLatency.on = true; }")
     page.evaluate(FRAME_LOG)
-    page.mouse.move(x0, y)
-    page.mouse.down()
     start = page.evaluate("() => performance.now()")
-    for step in range(1, DRAG_MOVES + 1):
-        page.mouse.move(x0 + (x1 - x0) * step / DRAG_MOVES, y)
-        page.wait_for_timeout(DRAG_SPACING_MS)
-    page.mouse.up()
+    mouse_drag(page, locator)
     end = page.evaluate("() => performance.now()")
     page.evaluate(SETTLE, lab_index)
     page.evaluate("() => { window.kpcaLatency.on = false; window.kpcaFrames.on = false; }")

@@ -27,6 +27,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from kpca_lib import robust_pca
 from lab_parity import ITERATES_RTOL, lab_payload, robust_pca_problem
+from lab_latency import mouse_drag
 from test_book_in_browser import TWO_FRAMES  # skips this module too where Chromium is missing
 from test_labs_rendered import browser, html, url  # noqa: F401  (fixtures: the run's one book, served)
 
@@ -81,17 +82,7 @@ def drag(page, index, slider, moves=40, spacing_ms=25):
     """The mouse on the slider's thumb, moved in steps to the farther end (as a reader's hand)."""
     slider.scroll_into_view_if_needed()
     page.evaluate(TWO_FRAMES)
-    box = slider.bounding_box()
-    value, low, high = slider.evaluate("e => [Number(e.value), Number(e.min), Number(e.max)]")
-    inset = 8  # the thumb's half width: where the track starts and ends
-    at = lambda v: box["x"] + inset + (box["width"] - 2 * inset) * (v - low) / (high - low)
-    x0, x1, y = at(value), at(high if high - value >= value - low else low), box["y"] + box["height"] / 2
-    page.mouse.move(x0, y)
-    page.mouse.down()
-    for step in range(1, moves + 1):
-        page.mouse.move(x0 + (x1 - x0) * step / moves, y)
-        page.wait_for_timeout(spacing_ms)
-    page.mouse.up()
+    mouse_drag(page, slider, moves, spacing_ms)
     page.evaluate(f"() => window.kpcaLabs[{index}].whenIdle()")
     page.evaluate(TWO_FRAMES)
     return page.evaluate("() => window.kpcaDragWork")

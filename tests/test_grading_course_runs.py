@@ -30,10 +30,15 @@ ROOT = Path(__file__).resolve().parents[1]
 SEED = 918273
 
 
+def multiple_of_seeded_values(seed, factor, size):
+    """What a hidden check prints for ``factor`` times ``size`` seeded integers: a known answer computed here."""
+    values = np.random.default_rng(seed).integers(0, 100, size=size)
+    return f"{(float(factor) * values).tolist()}\n"
+
+
 def hidden_expected():
-    """What the hidden check prints for a correct ``double`` with the seed used here: a known answer."""
-    values = np.random.default_rng(SEED).integers(0, 100, size=4)
-    return f"{(2.0 * values).tolist()}\n"
+    """What the hidden check prints for a correct ``double`` with the seed used here."""
+    return multiple_of_seeded_values(SEED, 2, 4)
 
 
 def chapter_7():

@@ -16,12 +16,18 @@ import copy
 import csv
 
 import nbformat
-import numpy as np
 import pytest
 
 from coursework import make_student_notebook
 from coursework_notebooks import code, solved, stubs, with_sources
-from test_grading_course_runs import chapter_7, finish, grade_command, sandbox_works, start
+from test_grading_course_runs import (
+    chapter_7,
+    finish,
+    grade_command,
+    multiple_of_seeded_values,
+    sandbox_works,
+    start,
+)
 
 MIDDLE_SEED = 246813
 TRIPLE = "def triple(values):\n    return 3 * np.asarray(values)\n\n\nprint(triple([x]).tolist())"
@@ -38,9 +44,8 @@ LIMIT = 5
 
 
 def hidden_triple_expected():
-    """What the hidden check of 7.2 prints for a correct ``triple``: a known answer computed here."""
-    values = np.random.default_rng(MIDDLE_SEED).integers(0, 100, size=3)
-    return f"{(3.0 * values).tolist()}\n"
+    """What the hidden check of 7.2 prints for a correct ``triple``."""
+    return multiple_of_seeded_values(MIDDLE_SEED, 3, 3)
 
 
 def chapter_with_middle_exercise():
