@@ -16,6 +16,8 @@ verdict or fixed values, which a forged function can print too.
 import ast
 import copy
 import os
+import shutil
+import tempfile
 import threading
 import time
 
@@ -191,9 +193,6 @@ def execute_chapter(nb, folder, stream, label, timeout=900, stall=120, client_cl
     Returns the number of runs it took (1 or 2). Raises :class:`ChapterStalled`
     if the second run stalls too; an error raised by a cell propagates as nbclient raises it.
     """
-    import shutil
-    import tempfile
-
     sockets = tempfile.mkdtemp(prefix="kpca-kernel-")  # private (0700): the kernel's sockets
     client_class, cpu, kill = client_class or _ipc_client_class(sockets), cpu or cpu_seconds, kill or _kill
     pristine = copy.deepcopy(nb)

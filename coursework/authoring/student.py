@@ -208,13 +208,14 @@ def _book_sources(root, book):
     ``chapters/``), else in ``book`` (``--book``), else in the repository this
     package comes from; (None, None) if none of them holds a references.bib.
     """
-    for folder in (root, root.parent):
-        if (folder / "references.bib").is_file():
-            return folder / "references.bib", folder / "chapters" if (folder / "chapters").is_dir() else root
-    for folder in (book, _PACKAGE_BOOK):
+    for folder in (root, root.parent, book, _PACKAGE_BOOK):
         if folder is not None and (Path(folder) / "references.bib").is_file():
             folder = Path(folder)
-            return folder / "references.bib", folder / "chapters" if (folder / "chapters").is_dir() else folder
+            chapters = folder / "chapters"
+            # a book without chapters/ holds them itself; the chapters' parent, only references.bib
+            if not chapters.is_dir():
+                chapters = root if folder == root.parent else folder
+            return folder / "references.bib", chapters
     return None, None
 
 

@@ -167,8 +167,9 @@ def feedback_markdown(student, chapter, verdict, reference, score, places=None, 
         return "\n".join(lines) + "\n"
     for label, points in score.exercises.items():
         lines += _exercise_section(label, reference, verdict, points, places, marks)
-    extra = [reason for reason in notes(verdict) if BOOK_CELL not in reason]
-    book = [reason for reason in notes(verdict) if BOOK_CELL in reason]
+    extra, book = [], []
+    for reason in notes(verdict):
+        (book if BOOK_CELL in reason else extra).append(reason)
     if extra:
         lines += ["## Notes on the notebook (no points lost)", "",
                   "The grader runs every cell you wrote or changed; these cells failed. Fix them so that the "

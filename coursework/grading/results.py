@@ -338,11 +338,11 @@ def interpret(plan, run, limits, reference):
             verdict.exercises[role.exercise].append(text)
     if stopped is not None:
         verdict.reasons.append(stopped)
+    book_timeout = _book_timeout(plan, out_of_time, reference, limits)
     if run.events("timeout"):  # the backstop: the exercises have their own limits, on the student's time
         verdict.trouble = stopped
-    elif _book_timeout(plan, out_of_time, reference, limits):
-        verdict.trouble = _book_timeout(plan, out_of_time, reference, limits)
-        verdict.option = "--exercise-timeout"
+    elif book_timeout:
+        verdict.trouble, verdict.option = book_timeout, "--exercise-timeout"
     elif plan.roles and plan.roles[0].kind == "setup" and (results.get(0) or {}).get("outcome", "passed") != "passed":
         verdict.trouble = "the grader's setup cell failed (its kernel did not start in time?)"
     _require_every_exercise(plan, results, verdict, reference)
